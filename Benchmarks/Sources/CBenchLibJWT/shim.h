@@ -1,0 +1,1 @@
+#include <jwt.h>

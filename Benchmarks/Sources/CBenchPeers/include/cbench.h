@@ -1,0 +1,27 @@
+#ifndef CBENCH_H
+#define CBENCH_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* openssl-raw: the physical limit. Setup parses the key and decodes the signature once;
+ * cb_ossl_verify does only the per-token crypto over "header.payload". Returns 1 if valid. */
+typedef struct cb_ossl cb_ossl;
+cb_ossl *cb_ossl_new(const char *alg, const char *token, size_t token_len,
+                     const unsigned char *key, size_t key_len); /* key: PEM, or the HS256 secret */
+int cb_ossl_verify(const cb_ossl *b);
+void cb_ossl_free(cb_ossl *b);
+
+/* libjwt 1.10: what its users get, jwt_decode (PEM parsed per call) + iss/aud/exp checks. */
+int cb_libjwt_supports(const char *alg);
+typedef struct cb_libjwt cb_libjwt;
+cb_libjwt *cb_libjwt_new(const char *token, size_t token_len, const unsigned char *key, size_t key_len,
+                         const char *iss, const char *aud, long long now);
+int cb_libjwt_verify(const cb_libjwt *b);
+void cb_libjwt_free(cb_libjwt *b);
+
+/* Process-wide allocation counter (malloc, calloc, realloc, aligned variants). */
+int cb_alloc_counting_works(void);
+void cb_alloc_count_begin(void);
+uint64_t cb_alloc_count_end(void);
+
+#endif

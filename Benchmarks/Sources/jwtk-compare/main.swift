@@ -1,0 +1,209 @@
+// jwtk-compare: jwt-kernel against raw OpenSSL, jwt-kit and libjwt on the same tokens and
+// keys, in one process. See Benchmarks/README.md.
+import CBenchPeers
+import Foundation
+
+struct Options {
+    var seconds = Double(ProcessInfo.processInfo.environment["BENCH_SECONDS"] ?? "") ?? 2.0
+    var rounds = 5
+    var smoke = false
+    var out: String?
+    var fixtures: String?
+    var impls: Set<String>?
+    var algs: Set<String>?
+
+    init(_ args: [String]) {
+        var it = args.makeIterator()
+        func value(_ flag: String) -> String {
+            guard let v = it.next() else { fatalError("\(flag) needs a value") }
+            return v
+        }
+        while let arg = it.next() {
+            switch arg {
+            case "--seconds": seconds = Double(value(arg))!
+            case "--rounds": rounds = Int(value(arg))!
+            case "--smoke": smoke = true
+            case "--out": out = value(arg)
+            case "--fixtures": fixtures = value(arg)
+            case "--impls": impls = Set(value(arg).split(separator: ",").map(String.init))
+            case "--algs": algs = Set(value(arg).split(separator: ",").map(String.init))
+            case "-h", "--help":
+                print("""
+                    usage: jwtk-compare [--seconds S] [--rounds N] [--smoke] [--out results.json]
+                                        [--impls jwt-kernel,openssl-raw,jwt-kit,libjwt] [--algs HS256,...]
+                                        [--fixtures DIR]
+                      --seconds  time per cell, split over --rounds rounds (default 2, env BENCH_SECONDS)
+                      --smoke    0.2 s per cell, no results.json unless --out; exits 1 only if jwt-kernel
+                                 is grossly slower than openssl-raw or verifies wrongly
+                    """)
+                exit(0)
+            default: fatalError("unknown argument \(arg) (try --help)")
+            }
+        }
+        if smoke && ProcessInfo.processInfo.environment["BENCH_SECONDS"] == nil && !args.contains("--seconds") {
+            seconds = 0.2
+        }
+    }
+}
+
+struct Cell {
+    let impl: String
+    let alg: String
+    let mode: String
+    let threads: Int
+    /// nil: the implementation does not support this cell (or its API is not there yet).
+    let make: (_ token: String) throws -> Runner?
+}
+
+struct Row {
+    let cell: Cell
+    var result: Measurement?
+    var note: String?
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let benchmarksDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+let fixtures = try Fixtures(dir: options.fixtures.map { URL(fileURLWithPath: $0) }
+    ?? benchmarksDir.appending(path: "Fixtures"))
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let countAllocs = cb_alloc_counting_works() != 0
+if !countAllocs { print("note: malloc interposition inactive; allocs_per_op will be null") }
+
+let jwtKitKeys = try JWTKitPeer.keys(fixtures)
+#if WITH_JWTKERNEL
+let kernel = try KernelPeer(fixtures)
+#endif
+var cells: [Cell] = []
+for alg in algorithms {
+    cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "single", threads: 1) {
+        try OpenSSLRaw.runner(fixtures, alg: alg, token: $0)
+    })
+    cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "batch", threads: cores) {
+        try OpenSSLRaw.runner(fixtures, alg: alg, token: $0).map { spread($0, threads: cores) }
+    })
+    #if WITH_JWTKERNEL
+    cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "single", threads: 1) { try kernel.single($0, alg: alg) })
+    cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "batch", threads: cores) {
+        try kernel.batch($0, alg: alg, threads: cores)
+    })
+    cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "cached", threads: 1) { try kernel.cached($0, alg: alg) })
+    #endif
+    cells.append(Cell(impl: "jwt-kit", alg: alg, mode: "single", threads: 1) {
+        JWTKitPeer.runner(jwtKitKeys, fixtures, token: $0)
+    })
+    cells.append(Cell(impl: "libjwt", alg: alg, mode: "single", threads: 1) {
+        try LibJWT.runner(fixtures, alg: alg, token: $0)
+    })
+}
+cells = cells.filter { (options.impls?.contains($0.impl) ?? true) && (options.algs?.contains($0.alg) ?? true) }
+
+/// Checks that the cell accepts its token and rejects a tampered copy, then times it.
+func run(_ cell: Cell, seconds: Double) -> Row {
+    let token = fixtures.tokens[cell.alg]!
+    do {
+        guard let runner = try cell.make(token) else { return Row(cell: cell, note: "n/a") }
+        guard runner(1) == 1 else { return Row(cell: cell, note: "ERROR: rejects the valid token") }
+        if let forged = try? cell.make(tampered(token)), forged(1) != 0 {
+            return Row(cell: cell, note: "ERROR: accepts a tampered token")
+        }
+        return Row(cell: cell, result: measure(runner, seconds: seconds, rounds: options.rounds, countAllocs: countAllocs))
+    } catch {
+        return Row(cell: cell, note: "ERROR: \(error)")
+    }
+}
+
+func fmt(_ x: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", x) }
+func pad(_ s: String, _ w: Int, right: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, w - s.count))
+    return right ? fill + s : s + fill
+}
+
+let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("model name") }
+    .map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) } ?? "unknown"
+print("jwtk-compare: \(cells.count) cells, \(fmt(options.seconds, 2)) s each, median of \(options.rounds) rounds; "
+    + "\(cores) cores, \(cpu)")
+
+var rows: [Row] = []
+for cell in cells {
+    rows.append(run(cell, seconds: options.seconds))
+    FileHandle.standardError.write(Data(".".utf8))
+}
+FileHandle.standardError.write(Data("\n".utf8))
+
+func baseline(_ alg: String, in rows: [Row]) -> Double? {
+    rows.first { $0.cell.impl == "openssl-raw" && $0.cell.alg == alg && $0.cell.mode == "single" }?.result?.opsPerSecond
+}
+
+print(pad("impl", 12) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
+    + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("allocs/op", 11, right: true))
+for row in rows {
+    let c = row.cell
+    var line = pad(c.impl, 12) + pad(c.alg, 7) + pad(c.mode, 8) + pad(String(c.threads), 4, right: true)
+    if let r = row.result {
+        let ratio = baseline(c.alg, in: rows).map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
+        line += pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true)
+            + pad(r.allocsPerOp.map { fmt($0, 1) } ?? "-", 11, right: true)
+    } else {
+        line += "  " + (row.note ?? "")
+    }
+    print(line)
+}
+
+// results.json: measured cells only; unsupported and not-yet-available cells are left out.
+let outPath = options.out ?? (options.smoke ? nil : benchmarksDir.deletingLastPathComponent().appending(path: "bench/results.json").path)
+if let outPath {
+    func jsonString(_ s: String) -> String {
+        String(data: try! JSONSerialization.data(withJSONObject: s, options: .fragmentsAllowed), encoding: .utf8)!
+    }
+    let results = rows.compactMap { row -> String? in
+        guard let r = row.result else { return nil }
+        let c = row.cell
+        return "    {\"impl\":\(jsonString(c.impl)),\"alg\":\(jsonString(c.alg)),\"mode\":\(jsonString(c.mode)),"
+            + "\"threads\":\(c.threads),\"ops_per_s\":\(fmt(r.opsPerSecond, 1)),"
+            + "\"allocs_per_op\":\(r.allocsPerOp.map { fmt($0, 2) } ?? "null")}"
+    }
+    let json = "{\"machine\":{\"cores\":\(cores),\"cpu\":\(jsonString(cpu))},\"results\":[\n"
+        + results.joined(separator: ",\n") + "\n]}\n"
+    try FileManager.default.createDirectory(
+        at: URL(fileURLWithPath: outPath).deletingLastPathComponent(), withIntermediateDirectories: true)
+    try json.write(toFile: outPath, atomically: true, encoding: .utf8)
+    print("wrote \(outPath)")
+}
+
+if options.smoke { exit(smokeVerdict(rows)) }
+
+/// Fails only on gross regressions: a wrong verdict, or jwt-kernel single below a
+/// generous fraction of openssl-raw single. A pair that looks bad is re-measured for
+/// longer before it can fail, so a noisy neighbour on a 2-core runner is not a failure.
+func smokeVerdict(_ rows: [Row]) -> Int32 {
+    var failed = false
+    for row in rows where row.cell.impl == "jwt-kernel" && row.note?.hasPrefix("ERROR") == true {
+        print("SMOKE FAIL: jwt-kernel \(row.cell.alg) \(row.cell.mode): \(row.note!)")
+        failed = true
+    }
+    for alg in algorithms {
+        let floor = alg == "HS256" ? 0.25 : 0.5
+        let pair = { (rows: [Row]) -> Double? in
+            guard let raw = baseline(alg, in: rows),
+                  let k = rows.first(where: { $0.cell.impl == "jwt-kernel" && $0.cell.alg == alg && $0.cell.mode == "single" })?
+                      .result?.opsPerSecond else { return nil }
+            return k / raw
+        }
+        guard var ratio = pair(rows), ratio < floor else { continue }
+        for attempt in 1...3 where ratio < floor {
+            let again = rows.filter { $0.cell.alg == alg && $0.cell.mode == "single"
+                && ($0.cell.impl == "openssl-raw" || $0.cell.impl == "jwt-kernel") }
+                .map { run($0.cell, seconds: 1.0) }
+            ratio = pair(again) ?? 0
+            print("smoke: \(alg) jwt-kernel/openssl-raw = \(fmt(ratio, 2)) (re-measured, attempt \(attempt))")
+        }
+        if ratio < floor {
+            print("SMOKE FAIL: \(alg) jwt-kernel single is \(fmt(ratio, 2))x openssl-raw (floor \(floor)x)")
+            failed = true
+        }
+    }
+    print(failed ? "smoke: FAILED" : "smoke: ok")
+    return failed ? 1 : 0
+}

@@ -1,0 +1,48 @@
+/// What a verified token's header and claims must satisfy beyond the signature.
+/// Defaults follow RFC 8725: `exp` required, 60 s of clock leeway, every
+/// algorithm the key allows (the key always pins it further).
+public struct ClaimsPolicy: Sendable {
+    /// Algorithms accepted at all; a token outside this set is `alg_not_allowed`.
+    public var algorithms: AlgorithmSet = .all
+    /// Accepted `iss` values (exact match). Empty: `iss` is not checked.
+    public var issuers: [String] = []
+    /// Accepted audiences; the token's `aud` (string or array) must contain one. Empty: not checked.
+    public var audiences: [String] = []
+    /// Seconds of clock skew tolerated on `exp`, `nbf` and `iat`.
+    public var leeway: Int64 = 60
+    public var requireExpiration = true
+    /// Reject tokens whose `iat` lies in the future (beyond the leeway).
+    public var rejectIssuedInFuture = false
+    /// Reject tokens issued longer ago than this many seconds (requires `iat`).
+    public var maxAge: Int64?
+    /// Claims that must be present, whatever their value.
+    public var requiredClaims: [String] = []
+    /// Expected header `typ`, compared as a media type (case-insensitive, `application/` implied).
+    public var expectedType: String?
+    /// Expected `nonce` claim (exact match).
+    public var expectedNonce: String?
+
+    public init(
+        algorithms: AlgorithmSet = .all,
+        issuers: [String] = [],
+        audiences: [String] = [],
+        leeway: Int64 = 60,
+        requireExpiration: Bool = true,
+        rejectIssuedInFuture: Bool = false,
+        maxAge: Int64? = nil,
+        requiredClaims: [String] = [],
+        expectedType: String? = nil,
+        expectedNonce: String? = nil
+    ) {
+        self.algorithms = algorithms
+        self.issuers = issuers
+        self.audiences = audiences
+        self.leeway = leeway
+        self.requireExpiration = requireExpiration
+        self.rejectIssuedInFuture = rejectIssuedInFuture
+        self.maxAge = maxAge
+        self.requiredClaims = requiredClaims
+        self.expectedType = expectedType
+        self.expectedNonce = expectedNonce
+    }
+}

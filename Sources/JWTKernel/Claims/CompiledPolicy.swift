@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `ClaimsPolicy` turned into bytes once, so each check on the hot path is
+/// a comparison against prepared data rather than a String conversion.
+struct CompiledPolicy: Sendable {
+    let algorithms: AlgorithmSet
+    let issuers: [[UInt8]]
+    let audiences: [[UInt8]]
+    let leeway: Double
+    let requireExpiration: Bool
+    let rejectIssuedInFuture: Bool
+    let maxAge: Double?
+    let requiredClaims: [[UInt8]]
+    /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
+    let expectedType: [UInt8]?
+    let expectedNonce: [UInt8]?
+
+    init(_ p: ClaimsPolicy) {
+        precondition(p.requiredClaims.count <= 64, "at most 64 required claims")
+        algorithms = p.algorithms
+        issuers = p.issuers.map { Array($0.utf8) }
+        audiences = p.audiences.map { Array($0.utf8) }
+        leeway = Double(max(0, p.leeway))
+        requireExpiration = p.requireExpiration
+        rejectIssuedInFuture = p.rejectIssuedInFuture
+        maxAge = p.maxAge.map(Double.init)
+        requiredClaims = p.requiredClaims.map { Array($0.utf8) }
+        expectedType = p.expectedType.map { Self.normalizedMediaType(Array($0.utf8)) }
+        expectedNonce = p.expectedNonce.map { Array($0.utf8) }
+    }
+
+    static func normalizedMediaType(_ type: [UInt8]) -> [UInt8] {
+        let lower = type.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let prefix = Array("application/".utf8)
+        return lower.starts(with: prefix) ? Array(lower.dropFirst(prefix.count)) : lower
+    }
+
+    /// Header `typ` against the expectation.
+    func checkType(_ typ: JSONSpan?, in header: UnsafeRawBufferPointer) throws(JWTError) {
+        guard let expected = expectedType else { return }
+        guard let typ else { throw JWTError(.badTyp, "header has no typ") }
+        let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buf -> Bool in
+            guard let n = JSONString.decode(typ, in: bytes, into: buf.baseAddress!, capacity: 256) else { return false }
+            for i in 0..<n where buf[i] >= 0x41 && buf[i] <= 0x5A { buf[i] |= 0x20 }
+            var start = 0
+            let prefix: StaticString = "application/"
+            if n >= prefix.utf8CodeUnitCount, memcmp(buf.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
+                start = prefix.utf8CodeUnitCount
+            }
+            return expected.elementsEqual(buf[start..<n])
+        }
+        guard ok else { throw JWTError(.badTyp, "header typ is not the expected type") }
+    }
+
+    /// Claims against the policy at time `now`. Order: presence and types of
+    /// what is required, then time, then identity claims.
+    func check(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, now: Int64) throws(JWTError) {
+        let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let t = Double(now)
+        if let exp = c.exp {
+            guard t < exp + leeway else { throw JWTError(.expired, "token has expired (exp)") }
+        } else if requireExpiration {
+            throw JWTError(.missingClaim, "exp is required")
+        }
+        if let nbf = c.nbf, t + leeway < nbf {
+            throw JWTError(.notYetValid, "token is not valid yet (nbf)")
+        }
+        if rejectIssuedInFuture, let iat = c.iat, t + leeway < iat {
+            throw JWTError(.notYetValid, "token was issued in the future (iat)")
+        }
+        if let maxAge {
+            guard let iat = c.iat else { throw JWTError(.missingClaim, "iat is required for a maximum age") }
+            guard t - iat <= maxAge + leeway else { throw JWTError(.expired, "token is older than the maximum age") }
+        }
+        if !issuers.isEmpty {
+            guard let iss = c.iss else { throw JWTError(.missingClaim, "iss is required") }
+            guard Self.matchesAny(iss, bytes, issuers) else { throw JWTError(.badIssuer, "iss is not an accepted issuer") }
+        }
+        if !audiences.isEmpty {
+            guard let aud = c.aud else { throw JWTError(.missingClaim, "aud is required") }
+            var matched = false
+            try RegisteredClaims.forEachAudience(aud, in: claims) { (element) throws(JWTError) in
+                if !matched { matched = Self.matchesAny(element, bytes, audiences) }
+            }
+            guard matched else { throw JWTError(.badAudience, "aud holds no accepted audience") }
+        }
+        if let expectedNonce {
+            guard let nonce = c.nonce else { throw JWTError(.missingClaim, "nonce is required") }
+            let ok = expectedNonce.withUnsafeBytes { JSONString.equals(nonce, in: bytes, $0) }
+            guard ok else { throw JWTError(.badNonce, "nonce does not match") }
+        }
+        if !requiredClaims.isEmpty {
+            let all: UInt64 = requiredClaims.count == 64 ? ~0 : (1 << UInt64(requiredClaims.count)) - 1
+            guard c.requiredPresent == all else { throw JWTError(.missingClaim, "a required claim is missing") }
+        }
+    }
+
+    private static func matchesAny(_ span: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ accepted: [[UInt8]]) -> Bool {
+        for value in accepted where value.withUnsafeBytes({ JSONString.equals(span, in: bytes, $0) }) {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,78 @@
+/// Where the registered claims (RFC 7519 §4.1) and the OpenID Connect ones the
+/// policy checks sit in a claims set, read in one pass. Types are enforced
+/// here, whether or not the policy looks at the value: a claim of the wrong
+/// JSON type is an error, never silently skipped.
+public struct RegisteredClaims: Sendable {
+    public var iss: JSONSpan?
+    public var sub: JSONSpan?
+    /// A string, or an array of strings.
+    public var aud: JSONSpan?
+    public var jti: JSONSpan?
+    public var nonce: JSONSpan?
+    public var azp: JSONSpan?
+    public var exp: Double?
+    public var nbf: Double?
+    public var iat: Double?
+    /// Bit i set when `CompiledPolicy.requiredClaims[i]` is present.
+    var requiredPresent: UInt64 = 0
+
+    static func read(_ claims: UnsafeRawBufferPointer, required: [[UInt8]]) throws(JWTError) -> RegisteredClaims {
+        let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var c = RegisteredClaims()
+        var parser = JSONParser(claims)
+        try parser.forEachTopLevelMember { (name, value) throws(JWTError) in
+            for i in required.indices {
+                let hit = required[i].withUnsafeBytes { JSONString.equals(name, in: bytes, $0) }
+                if hit { c.requiredPresent |= 1 << UInt64(i) }
+            }
+            // Registered names are 3-5 bytes; skip the comparisons for anything longer.
+            guard name.escaped || name.count <= 5 else { return }
+            if JSONString.equals(name, in: bytes, "exp") {
+                c.exp = try numericDate(value, bytes, "exp is not a number")
+            } else if JSONString.equals(name, in: bytes, "nbf") {
+                c.nbf = try numericDate(value, bytes, "nbf is not a number")
+            } else if JSONString.equals(name, in: bytes, "iat") {
+                c.iat = try numericDate(value, bytes, "iat is not a number")
+            } else if JSONString.equals(name, in: bytes, "iss") {
+                c.iss = try string(value, "iss is not a string")
+            } else if JSONString.equals(name, in: bytes, "sub") {
+                c.sub = try string(value, "sub is not a string")
+            } else if JSONString.equals(name, in: bytes, "aud") {
+                c.aud = try audience(value, claims)
+            } else if JSONString.equals(name, in: bytes, "jti") {
+                c.jti = try string(value, "jti is not a string")
+            } else if JSONString.equals(name, in: bytes, "nonce") {
+                c.nonce = try string(value, "nonce is not a string")
+            } else if JSONString.equals(name, in: bytes, "azp") {
+                c.azp = try string(value, "azp is not a string")
+            }
+        }
+        return c
+    }
+
+    private static func numericDate(_ v: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ why: StaticString) throws(JWTError) -> Double {
+        guard v.kind == .number else { throw JWTError(.badClaimType, why) }
+        return JSONNumber.double(v, in: bytes)
+    }
+
+    private static func string(_ v: JSONSpan, _ why: StaticString) throws(JWTError) -> JSONSpan {
+        guard v.kind == .string else { throw JWTError(.badClaimType, why) }
+        return v
+    }
+
+    private static func audience(_ v: JSONSpan, _ claims: UnsafeRawBufferPointer) throws(JWTError) -> JSONSpan {
+        if v.kind == .string { return v }
+        guard v.kind == .array else { throw JWTError(.badClaimType, "aud is neither a string nor an array") }
+        try forEachAudience(v, in: claims) { (element) throws(JWTError) in
+            guard element.kind == .string else { throw JWTError(.badClaimType, "aud array holds a non-string") }
+        }
+        return v
+    }
+
+    /// Calls `body` with each element of an `aud` array (or the single string).
+    static func forEachAudience(_ aud: JSONSpan, in claims: UnsafeRawBufferPointer, _ body: (JSONSpan) throws(JWTError) -> Void) throws(JWTError) {
+        if aud.kind == .string { return try body(aud) }
+        var parser = JSONParser(bytes: claims.baseAddress!.assumingMemoryBound(to: UInt8.self), count: aud.end, at: aud.start, maxDepth: JSONParser.defaultMaxDepth)
+        try parser.parseArrayElements(depth: 1, body)
+    }
+}

@@ -1,0 +1,18 @@
+import COpenSSL
+
+/// Message digests fetched once. `EVP_sha256()` and friends make OpenSSL 3
+/// fetch the implementation again on every init; a pre-fetched `EVP_MD` does not.
+enum Digests {
+    nonisolated(unsafe) static let sha256 = EVP_MD_fetch(nil, "SHA256", nil)!
+    nonisolated(unsafe) static let sha384 = EVP_MD_fetch(nil, "SHA384", nil)!
+    nonisolated(unsafe) static let sha512 = EVP_MD_fetch(nil, "SHA512", nil)!
+
+    static func md(for alg: JWTAlgorithm) -> OpaquePointer? {
+        switch alg.hashLength {
+        case 32: sha256
+        case 48: sha384
+        case 64: sha512
+        default: nil   // EdDSA hashes internally
+        }
+    }
+}

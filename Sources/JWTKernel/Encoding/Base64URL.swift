@@ -1,0 +1,101 @@
+/// Strict, canonical base64url (RFC 4648 §5 without padding, RFC 7515 §2).
+///
+/// Rejected: the standard alphabet (`+`, `/`), padding, whitespace, a length
+/// of 4n+1, and non-zero unused trailing bits. The last rule makes every byte
+/// string have exactly one accepted encoding, so two different token strings
+/// can never carry the same signed bytes.
+public enum Base64URL {
+    /// Bytes produced by decoding `count` characters, or nil for an impossible length.
+    @inlinable
+    public static func decodedCount(_ count: Int) -> Int? {
+        switch count & 3 {
+        case 0: return count / 4 * 3
+        case 2: return count / 4 * 3 + 1
+        case 3: return count / 4 * 3 + 2
+        default: return nil
+        }
+    }
+
+    /// Decodes `src` into `dst`, which must hold `decodedCount(src.count)` bytes.
+    /// Returns the number of bytes written, or nil if `src` is not canonical base64url.
+    public static func decode(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer) -> Int? {
+        guard let outCount = decodedCount(src.count) else { return nil }
+        if src.isEmpty { return 0 }
+        return decodeTable.withUnsafeBufferPointer { table -> Int? in
+            let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let d = dst.assumingMemoryBound(to: UInt8.self)
+            let full = src.count & ~3
+            var bad: UInt8 = 0
+            var i = 0, o = 0
+            while i < full {
+                let a = table[Int(s[i])], b = table[Int(s[i + 1])]
+                let c = table[Int(s[i + 2])], e = table[Int(s[i + 3])]
+                bad |= a | b | c | e
+                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(e)
+                d[o] = UInt8(truncatingIfNeeded: v >> 16)
+                d[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                d[o + 2] = UInt8(truncatingIfNeeded: v)
+                i += 4
+                o += 3
+            }
+            switch src.count - full {
+            case 2:
+                let a = table[Int(s[i])], b = table[Int(s[i + 1])]
+                bad |= a | b
+                // The 4 low bits of the last character carry no data and must be zero.
+                if b & 0x0F != 0 { return nil }
+                d[o] = a << 2 | b >> 4
+            case 3:
+                let a = table[Int(s[i])], b = table[Int(s[i + 1])], c = table[Int(s[i + 2])]
+                bad |= a | b | c
+                if c & 0x03 != 0 { return nil }
+                d[o] = a << 2 | b >> 4
+                d[o + 1] = b << 4 | c >> 2
+            default:
+                break
+            }
+            return bad & 0x80 == 0 ? outCount : nil
+        }
+    }
+
+    /// Convenience for cold paths (key loading, tests): decodes into a new array.
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let src = Array(text.utf8)
+        guard let n = decodedCount(src.count) else { return nil }
+        if n == 0 { return [] }
+        var out = [UInt8](repeating: 0, count: n)
+        let written = src.withUnsafeBytes { s in out.withUnsafeMutableBytes { decode(s, into: $0.baseAddress!) } }
+        return written == nil ? nil : out
+    }
+
+    /// Encodes without padding (used by the CLI and tests, never on the hot path).
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let input = Array(bytes)
+        var out = [UInt8]()
+        out.reserveCapacity((input.count + 2) / 3 * 4)
+        var i = 0
+        while i + 3 <= input.count {
+            let v = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+            out += [alphabet[Int(v >> 18 & 63)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            i += 3
+        }
+        if input.count - i == 1 {
+            let v = UInt32(input[i]) << 16
+            out += [alphabet[Int(v >> 18 & 63)], alphabet[Int(v >> 12 & 63)]]
+        } else if input.count - i == 2 {
+            let v = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+            out += [alphabet[Int(v >> 18 & 63)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)]]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// 6-bit value per byte; 0x80 marks bytes outside the URL-safe alphabet.
+    private static let decodeTable: [UInt8] = {
+        var t = [UInt8](repeating: 0x80, count: 256)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            t[Int(c)] = UInt8(i)
+        }
+        return t
+    }()
+}

@@ -1,0 +1,280 @@
+/// An RFC 8259-strict JSON reader over bytes it does not own.
+///
+/// It validates as it goes (UTF-8, escapes including surrogate pairs, the
+/// number grammar, a nesting limit) and reports values as `JSONSpan`s instead
+/// of building objects, so the hot path reads a header or claims set without
+/// allocating. Strictness is a security property: any input two parsers could
+/// read differently is refused rather than guessed at.
+public struct JSONParser {
+    public static let defaultMaxDepth = 32
+
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+    @usableFromInline let count: Int
+    @usableFromInline var pos: Int
+    @usableFromInline let maxDepth: Int
+
+    public init(_ buffer: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) {
+        // A zero-length buffer may have no base address; any valid pointer does, as nothing is read.
+        self.bytes = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(bitPattern: 1)!
+        self.count = buffer.count
+        self.pos = 0
+        self.maxDepth = maxDepth
+    }
+
+    init(bytes: UnsafePointer<UInt8>, count: Int, at pos: Int, maxDepth: Int) {
+        self.bytes = bytes
+        self.count = count
+        self.pos = pos
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Whole documents
+
+    /// Validates a complete document (one value, optional surrounding whitespace).
+    public mutating func parseDocument() throws(JWTError) -> JSONSpan {
+        skipWhitespace()
+        let span = try parseValue(depth: 0)
+        skipWhitespace()
+        guard pos == count else { throw JWTError(.malformed, "trailing bytes after JSON value") }
+        return span
+    }
+
+    /// Validates a document that must be an object, calling `body` for each
+    /// top-level member. Duplicate member names are rejected: RFC 7515 §4
+    /// permits it, and accepting them is how parser-differential attacks work.
+    public mutating func forEachTopLevelMember(
+        _ body: (_ name: JSONSpan, _ value: JSONSpan) throws(JWTError) -> Void
+    ) throws(JWTError) {
+        skipWhitespace()
+        guard pos < count, bytes[pos] == UInt8(ascii: "{") else {
+            throw JWTError(.malformed, "JSON document is not an object")
+        }
+        var seen = MemberNameSet()
+        let base = bytes
+        try parseObjectMembers(depth: 1) { (name, value) throws(JWTError) in
+            guard seen.insert(name, in: base) else { throw JWTError(.malformed, "duplicate member name") }
+            try body(name, value)
+        }
+        skipWhitespace()
+        guard pos == count else { throw JWTError(.malformed, "trailing bytes after JSON value") }
+    }
+
+    // MARK: Values
+
+    @usableFromInline
+    mutating func skipWhitespace() {
+        while pos < count {
+            switch bytes[pos] {
+            case 0x20, 0x0A, 0x0D, 0x09: pos += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(JWTError) -> JSONSpan {
+        guard pos < count else { throw JWTError(.malformed, "unexpected end of JSON") }
+        switch bytes[pos] {
+        case UInt8(ascii: "\""): return try parseString()
+        case UInt8(ascii: "{"):
+            let start = pos
+            try parseObjectMembers(depth: depth + 1) { (_, _) throws(JWTError) in }
+            return JSONSpan(start: start, end: pos, kind: .object)
+        case UInt8(ascii: "["):
+            let start = pos
+            try parseArrayElements(depth: depth + 1) { (_) throws(JWTError) in }
+            return JSONSpan(start: start, end: pos, kind: .array)
+        case UInt8(ascii: "t"): return try parseLiteral("true", .true)
+        case UInt8(ascii: "f"): return try parseLiteral("false", .false)
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw JWTError(.malformed, "unexpected byte in JSON")
+        }
+    }
+
+    /// Parses `{...}` at `pos`, reporting each member; `depth` counts this object.
+    mutating func parseObjectMembers(
+        depth: Int, _ body: (JSONSpan, JSONSpan) throws(JWTError) -> Void
+    ) throws(JWTError) {
+        guard depth <= maxDepth else { throw JWTError(.malformed, "JSON nested too deeply") }
+        pos += 1
+        skipWhitespace()
+        if pos < count, bytes[pos] == UInt8(ascii: "}") { pos += 1; return }
+        while true {
+            guard pos < count, bytes[pos] == UInt8(ascii: "\"") else {
+                throw JWTError(.malformed, "expected member name")
+            }
+            let name = try parseString()
+            skipWhitespace()
+            guard pos < count, bytes[pos] == UInt8(ascii: ":") else { throw JWTError(.malformed, "expected ':'") }
+            pos += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            try body(name, value)
+            skipWhitespace()
+            guard pos < count else { throw JWTError(.malformed, "unterminated object") }
+            if bytes[pos] == UInt8(ascii: ",") {
+                pos += 1
+                skipWhitespace()
+                continue
+            }
+            guard bytes[pos] == UInt8(ascii: "}") else { throw JWTError(.malformed, "expected ',' or '}'") }
+            pos += 1
+            return
+        }
+    }
+
+    /// Parses `[...]` at `pos`, reporting each element; `depth` counts this array.
+    mutating func parseArrayElements(
+        depth: Int, _ body: (JSONSpan) throws(JWTError) -> Void
+    ) throws(JWTError) {
+        guard depth <= maxDepth else { throw JWTError(.malformed, "JSON nested too deeply") }
+        pos += 1
+        skipWhitespace()
+        if pos < count, bytes[pos] == UInt8(ascii: "]") { pos += 1; return }
+        while true {
+            let value = try parseValue(depth: depth)
+            try body(value)
+            skipWhitespace()
+            guard pos < count else { throw JWTError(.malformed, "unterminated array") }
+            if bytes[pos] == UInt8(ascii: ",") {
+                pos += 1
+                skipWhitespace()
+                continue
+            }
+            guard bytes[pos] == UInt8(ascii: "]") else { throw JWTError(.malformed, "expected ',' or ']'") }
+            pos += 1
+            return
+        }
+    }
+
+    mutating func parseLiteral(_ word: StaticString, _ kind: JSONKind) throws(JWTError) -> JSONSpan {
+        let n = word.utf8CodeUnitCount
+        guard count - pos >= n else { throw JWTError(.malformed, "bad JSON literal") }
+        let w = word.utf8Start
+        for k in 0..<n where bytes[pos + k] != w[k] {
+            throw JWTError(.malformed, "bad JSON literal")
+        }
+        let span = JSONSpan(start: pos, end: pos + n, kind: kind)
+        pos += n
+        return span
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    mutating func parseNumber() throws(JWTError) -> JSONSpan {
+        let start = pos
+        if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+        guard pos < count, isDigit(bytes[pos]) else { throw JWTError(.malformed, "bad JSON number") }
+        if bytes[pos] == UInt8(ascii: "0") {
+            pos += 1
+        } else {
+            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if pos < count, bytes[pos] == UInt8(ascii: ".") {
+            pos += 1
+            guard pos < count, isDigit(bytes[pos]) else { throw JWTError(.malformed, "bad JSON number") }
+            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if pos < count, bytes[pos] | 0x20 == UInt8(ascii: "e") {
+            pos += 1
+            if pos < count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+            guard pos < count, isDigit(bytes[pos]) else { throw JWTError(.malformed, "bad JSON number") }
+            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        return JSONSpan(start: start, end: pos, kind: .number)
+    }
+
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    /// Parses a string at `pos` (on the opening quote), validating UTF-8 and escapes.
+    mutating func parseString() throws(JWTError) -> JSONSpan {
+        pos += 1
+        let start = pos
+        var escaped = false
+        while pos < count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: "\"") {
+                let span = JSONSpan(start: start, end: pos, kind: .string, escaped: escaped)
+                pos += 1
+                return span
+            } else if b == UInt8(ascii: "\\") {
+                escaped = true
+                try parseEscape()
+            } else if b < 0x20 {
+                throw JWTError(.malformed, "control character in JSON string")
+            } else if b < 0x80 {
+                pos += 1
+            } else {
+                try parseUTF8Sequence()
+            }
+        }
+        throw JWTError(.malformed, "unterminated JSON string")
+    }
+
+    mutating func parseEscape() throws(JWTError) {
+        guard pos + 1 < count else { throw JWTError(.malformed, "bad JSON escape") }
+        switch bytes[pos + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            pos += 2
+        case UInt8(ascii: "u"):
+            let unit = try hex4(at: pos + 2)
+            pos += 6
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                guard pos + 1 < count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+                    throw JWTError(.malformed, "unpaired surrogate in JSON string")
+                }
+                let low = try hex4(at: pos + 2)
+                guard low >= 0xDC00 && low <= 0xDFFF else { throw JWTError(.malformed, "unpaired surrogate in JSON string") }
+                pos += 6
+            } else if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw JWTError(.malformed, "unpaired surrogate in JSON string")
+            }
+        default:
+            throw JWTError(.malformed, "bad JSON escape")
+        }
+    }
+
+    func hex4(at i: Int) throws(JWTError) -> UInt32 {
+        guard i + 4 <= count else { throw JWTError(.malformed, "bad \\u escape") }
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            guard let h = hexValue(bytes[i + k]) else { throw JWTError(.malformed, "bad \\u escape") }
+            v = v << 4 | UInt32(h)
+        }
+        return v
+    }
+
+    /// One multi-byte UTF-8 sequence per RFC 3629 (no overlongs, surrogates, or > U+10FFFF).
+    mutating func parseUTF8Sequence() throws(JWTError) {
+        let b0 = bytes[pos]
+        let need: Int
+        var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; lo = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: need = 2
+        case 0xED: need = 2; hi = 0x9F
+        case 0xF0: need = 3; lo = 0x90
+        case 0xF1...0xF3: need = 3
+        case 0xF4: need = 3; hi = 0x8F
+        default: throw JWTError(.malformed, "invalid UTF-8")
+        }
+        guard pos + need < count else { throw JWTError(.malformed, "invalid UTF-8") }
+        let b1 = bytes[pos + 1]
+        guard b1 >= lo && b1 <= hi else { throw JWTError(.malformed, "invalid UTF-8") }
+        for k in stride(from: 2, through: need, by: 1) where bytes[pos + k] & 0xC0 != 0x80 {
+            throw JWTError(.malformed, "invalid UTF-8")
+        }
+        pos += need + 1
+    }
+}
+
+@inline(__always)
+func hexValue(_ b: UInt8) -> UInt8? {
+    switch b {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+}

@@ -1,0 +1,84 @@
+import CXXHash
+
+/// An immutable set of trusted keys, indexed by `kid`.
+///
+/// Loading is forgiving per key and strict per document: a key that cannot be
+/// used (weak, malformed, wrong `use`) is listed in `rejected` and the rest
+/// still load, but a document that is not a key set at all is an error.
+public struct JWKSet: Sendable {
+    public let keys: [VerificationKey]
+    /// Keys that were present in the source but refused, with the reason.
+    public let rejected: [KeyError]
+
+    public init(keys: [VerificationKey], rejected: [KeyError] = []) {
+        self.keys = keys
+        self.rejected = rejected
+    }
+
+    /// Accepts a JWKS (`{"keys":[...]}`), a single JWK, or the `{kid: PEM}`
+    /// certificate map that Google and Firebase publish.
+    public init(json: some Collection<UInt8>) throws(KeyError) {
+        let document: JSONValue
+        do { document = try JSONValue.parse(json) } catch { throw KeyError("not valid JSON: \(error.message)") }
+        guard let members = document.objectValue else { throw KeyError("a key set must be a JSON object") }
+
+        var loaded: [VerificationKey] = []
+        var rejected: [KeyError] = []
+        if let list = document["keys"] {
+            guard let entries = list.arrayValue else { throw KeyError("\"keys\" is not an array") }
+            for (i, entry) in entries.enumerated() {
+                do { loaded.append(try VerificationKey(jwk: entry)) } catch {
+                    rejected.append(KeyError(kid: error.kid ?? "#\(i)", error.reason))
+                }
+            }
+        } else if document["kty"] != nil {
+            loaded.append(try VerificationKey(jwk: document))
+        } else if !members.isEmpty, members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true }) {
+            for member in members {
+                do { loaded.append(try VerificationKey(pem: member.value.stringValue!, kid: member.name)) } catch {
+                    rejected.append(error)
+                }
+            }
+        } else {
+            throw KeyError("not a JWKS (no \"keys\"), a JWK (no \"kty\") or a {kid: PEM} map")
+        }
+        // A published key set mixing secrets with public keys is a configuration
+        // mistake that enables algorithm confusion; keep the public keys only.
+        if loaded.contains(where: { $0.pkey != nil }) {
+            for key in loaded where key.pkey == nil {
+                rejected.append(KeyError(kid: key.kid, "HMAC secret in a key set that holds public keys"))
+            }
+            loaded.removeAll { $0.pkey == nil }
+        }
+        self.init(keys: loaded, rejected: rejected)
+    }
+
+    /// The keys of both sets, for verifiers that trust several sources.
+    public func merging(_ other: JWKSet) -> JWKSet {
+        JWKSet(keys: keys + other.keys, rejected: rejected + other.rejected)
+    }
+
+    // MARK: Lookup (hot path)
+
+    /// The key for a token, per RFC 8725 §3.1 and §3.10: by `kid` when there is
+    /// one (and then that key only), otherwise the single key that fits `alg`.
+    func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
+        guard let kid else {
+            var found: VerificationKey?
+            for key in keys where key.algorithms.contains(alg) {
+                guard found == nil else { throw JWTError(.unknownKid, "token has no kid and several keys fit its alg") }
+                found = key
+            }
+            guard let found else { throw JWTError(.unknownKid, "token has no kid and no key fits its alg") }
+            return found
+        }
+        let hash = XXH3_64bits(kid.baseAddress, kid.count)
+        var named = false
+        for key in keys where key.kidHash == hash && key.kid != nil && key.kidBytes.elementsEqual(kid) {
+            if key.algorithms.contains(alg) { return key }
+            named = true
+        }
+        throw named ? JWTError(.keyAlgMismatch, "the key named by kid does not verify this alg")
+                    : JWTError(.unknownKid, "no key with this kid")
+    }
+}

@@ -1,0 +1,39 @@
+/// The protected header members the kernel acts on, read in one pass over
+/// the decoded header without building a dictionary.
+struct JOSEHeader {
+    var alg: JWTAlgorithm
+    var kid: JSONSpan?
+    var typ: JSONSpan?
+
+    /// RFC 7515 §4.1 + RFC 8725. Key-carrying members (`jwk`, `jku`, `x5u`,
+    /// `x5c`) are never read: keys come only from the trusted key set.
+    static func parse(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
+        let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var alg: JSONSpan?, kid: JSONSpan?, typ: JSONSpan?, crit: JSONSpan?
+        var parser = JSONParser(header)
+        try parser.forEachTopLevelMember { (name, value) throws(JWTError) in
+            if JSONString.equals(name, in: bytes, "alg") {
+                guard value.kind == .string else { throw JWTError(.malformed, "header alg is not a string") }
+                alg = value
+            } else if JSONString.equals(name, in: bytes, "kid") {
+                guard value.kind == .string else { throw JWTError(.malformed, "header kid is not a string") }
+                kid = value
+            } else if JSONString.equals(name, in: bytes, "typ") {
+                guard value.kind == .string else { throw JWTError(.malformed, "header typ is not a string") }
+                typ = value
+            } else if JSONString.equals(name, in: bytes, "crit") {
+                crit = value
+            }
+        }
+        guard let alg else { throw JWTError(.malformed, "header has no alg") }
+        guard let algorithm = JWTAlgorithm.parse(alg, in: bytes) else {
+            if JWTAlgorithm.isNone(alg, in: bytes) { throw JWTError(.unsupportedAlg, "alg none is never accepted") }
+            throw JWTError(.unsupportedAlg, "alg is not one the kernel verifies")
+        }
+        // RFC 7515 §4.1.11: crit must be a non-empty array of names of
+        // extensions the recipient implements. This kernel implements none, so
+        // any crit is refused; a malformed one is refused just the same.
+        if crit != nil { throw JWTError(.critUnsupported, "header crit names an extension the kernel does not implement") }
+        return JOSEHeader(alg: algorithm, kid: kid, typ: typ)
+    }
+}

@@ -1,0 +1,124 @@
+/// Verifies compact JWS/JWT tokens against a trusted key set and a claims
+/// policy. Immutable and thread-safe: one instance serves every thread.
+///
+/// The hot path, in order (see docs/ARCHITECTURE.md):
+/// size limit -> segments -> base64url decode into per-thread scratch ->
+/// header -> alg allowed -> typ -> key by kid -> signature -> claims -> policy.
+public final class JWTVerifier: Sendable {
+    public let keys: JWKSet
+    public let policy: ClaimsPolicy
+    public let clock: any JWTClock
+    /// Tokens longer than this are `too_large` before any decoding.
+    public let maxTokenSize: Int
+    let compiled: CompiledPolicy
+
+    public static let defaultMaxTokenSize = 16 * 1024
+
+    public init(keys: JWKSet, policy: ClaimsPolicy = ClaimsPolicy(), clock: any JWTClock = SystemClock(),
+                maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize) {
+        self.keys = keys
+        self.policy = policy
+        self.clock = clock
+        self.maxTokenSize = maxTokenSize
+        self.compiled = CompiledPolicy(policy)
+    }
+
+    // MARK: JWT
+
+    /// Verifies a JWT and returns an owning copy of the result.
+    public func verify(_ token: String) throws(JWTError) -> VerifiedJWT {
+        var token = token
+        return try token.withUTF8 { utf8 in
+            Result { () throws(JWTError) in try verify(UnsafeRawBufferPointer(utf8)) { $0.copy() } }
+        }.get()
+    }
+
+    /// Verifies a JWT given as bytes and lends the result to `body` without
+    /// copying or allocating; the `VerifiedToken` is valid only inside `body`.
+    public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
+        try withVerifiedSignature(token) { (parts) throws(JWTError) -> R in
+            let claims = try RegisteredClaims.read(parts.payload, required: compiled.requiredClaims)
+            try compiled.check(claims, in: parts.payload, now: clock.now())
+            return body(VerifiedToken(algorithm: parts.header.alg, key: parts.key, header: parts.headerJSON,
+                                      claimsJSON: parts.payload, claims: claims, kidSpan: parts.header.kid))
+        }
+    }
+
+    /// Verifies a JWT and reports only the outcome (what a gateway's check needs).
+    public func check(_ token: UnsafeRawBufferPointer) -> JWTError? {
+        do {
+            try verify(token) { _ in () }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: JWS (payload not necessarily JSON)
+
+    /// Verifies the signature only: header, algorithm, key and signature.
+    /// Claims are not read, so no time or audience checks happen here.
+    public func verifyJWS(_ token: String) throws(JWTError) -> VerifiedJWS {
+        var token = token
+        return try token.withUTF8 { utf8 in
+            Result { () throws(JWTError) -> VerifiedJWS in
+                try withVerifiedSignature(UnsafeRawBufferPointer(utf8)) { (parts) throws(JWTError) -> VerifiedJWS in
+                    let kid = parts.header.kid.map {
+                        JSONString.string($0, in: parts.headerJSON.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                    }
+                    return VerifiedJWS(algorithm: parts.header.alg, kid: kid, key: parts.key,
+                                       header: Array(parts.headerJSON), payload: Array(parts.payload))
+                }
+            }
+        }.get()
+    }
+
+    struct SignedParts {
+        let header: JOSEHeader
+        let headerJSON: UnsafeRawBufferPointer
+        let payload: UnsafeRawBufferPointer
+        let key: VerificationKey
+    }
+
+    /// Everything up to and including the signature, with decoded segments in scratch memory.
+    func withVerifiedSignature<R>(_ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> R) throws(JWTError) -> R {
+        guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
+        let jws = try CompactJWS(token)
+        guard let headerCount = Base64URL.decodedCount(jws.header.count),
+              let payloadCount = Base64URL.decodedCount(jws.payload.count),
+              let signatureCount = Base64URL.decodedCount(jws.signature.count)
+        else { throw JWTError(.malformed, "segment length is not valid base64url") }
+
+        return try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) { (scratch) throws(JWTError) -> R in
+            guard Base64URL.decode(jws.header, into: scratch) != nil,
+                  Base64URL.decode(jws.payload, into: scratch + headerCount) != nil,
+                  Base64URL.decode(jws.signature, into: scratch + headerCount + payloadCount) != nil
+            else { throw JWTError(.malformed, "segment is not canonical base64url") }
+            let headerJSON = UnsafeRawBufferPointer(start: scratch, count: headerCount)
+            let payload = UnsafeRawBufferPointer(start: scratch + headerCount, count: payloadCount)
+            let signature = UnsafeRawBufferPointer(start: scratch + headerCount + payloadCount, count: signatureCount)
+
+            let header = try JOSEHeader.parse(headerJSON)
+            guard compiled.algorithms.contains(header.alg) else { throw JWTError(.algNotAllowed, "alg is not allowed by policy") }
+            try compiled.checkType(header.typ, in: headerJSON)
+            let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in try keys.select(kid: kid, alg: header.alg) }
+            guard SignatureCheck.verify(header.alg, key: key, signingInput: jws.signingInput, signature: signature) else {
+                throw JWTError(.badSignature, "signature does not verify")
+            }
+            return try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
+        }
+    }
+
+    /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.
+    private func withKid<R>(_ header: JOSEHeader, _ json: UnsafeRawBufferPointer,
+                            _ body: (UnsafeRawBufferPointer?) throws(JWTError) -> R) throws(JWTError) -> R {
+        guard let span = header.kid else { return try body(nil) }
+        let bytes = json.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if !span.escaped { return try body(UnsafeRawBufferPointer(start: bytes + span.start, count: span.count)) }
+        // An escaped kid decodes to at most its escaped length.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: span.count) { (buf) throws(JWTError) -> R in
+            let n = JSONString.decode(span, in: bytes, into: buf.baseAddress!, capacity: span.count)!
+            return try body(UnsafeRawBufferPointer(start: buf.baseAddress, count: n))
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import JWTKernel
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify tokens; one JSON result per token per line on stdout.",
+        discussion: """
+            Tokens come from the arguments or, when there are none, from standard input, one per line.
+            Exit status: 0 every token valid, 1 any token invalid, 2 usage or configuration error.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable.", valueName: "FILE"))
+    var jwks: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Accepted issuer (exact match). Repeatable. Not given: iss is not checked.", valueName: "ISSUER"))
+    var iss: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Accepted audience. Repeatable. Not given: aud is not checked.", valueName: "AUDIENCE"))
+    var aud: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Allowed algorithm (e.g. RS256). Repeatable. Default: any the key allows.", valueName: "ALG"))
+    var alg: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Clock skew tolerated on exp/nbf/iat, in seconds (0: none).", valueName: "SECONDS"))
+    var leeway: Int64 = 60
+
+    @Option(name: .long, help: ArgumentHelp("Verify as if the time were this Unix timestamp.", valueName: "UNIX_SECONDS"))
+    var now: Int64?
+
+    @Option(name: .long, help: ArgumentHelp("Claim that must be present. Repeatable.", valueName: "CLAIM"))
+    var require: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Expected nonce claim.", valueName: "VALUE"))
+    var nonce: String?
+
+    @Option(name: .long, help: ArgumentHelp("Expected header typ (e.g. JWT).", valueName: "VALUE"))
+    var typ: String?
+
+    @Option(name: .long, help: ArgumentHelp("Largest token accepted, in bytes.", valueName: "BYTES"))
+    var maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize
+
+    @Argument(help: ArgumentHelp("Tokens to verify. None: read standard input, one per line.", valueName: "TOKEN"))
+    var tokens: [String] = []
+
+    func validate() throws {
+        guard !jwks.isEmpty else { throw ValidationError("at least one --jwks FILE is required") }
+        guard leeway >= 0 else { throw ValidationError("--leeway must be zero or more") }
+        guard maxTokenSize > 0 else { throw ValidationError("--max-token-size must be positive") }
+        guard require.count <= 64 else { throw ValidationError("at most 64 --require claims") }
+    }
+
+    func run() throws {
+        let verifier: JWTVerifier
+        do {
+            verifier = try makeVerifier()
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("jwtk: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        let output = OutputWriter()
+        var allValid = true
+        let verifyOne = { (token: UnsafeRawBufferPointer) in
+            allValid = ResultLine.write(verifier: verifier, token: token, to: output) && allValid
+        }
+        if tokens.isEmpty {
+            LineReader(fd: 0, maxLineLength: verifier.maxTokenSize).forEachLine { line in
+                switch line {
+                case .line(let bytes): verifyOne(bytes)
+                case .tooLong:
+                    output.write(ResultLine.failure(JWTError(.tooLarge, "token exceeds the size limit")))
+                    allValid = false
+                }
+            }
+        } else {
+            for var token in tokens {
+                token.withUTF8 { verifyOne(UnsafeRawBufferPointer($0)) }
+            }
+        }
+        output.flush()
+        if !allValid { throw ExitCode(1) }
+    }
+
+    private func makeVerifier() throws -> JWTVerifier {
+        var keys = JWKSet(keys: [])
+        for path in jwks {
+            keys = keys.merging(try KeySetFile.load(path))
+        }
+        var algorithms = AlgorithmSet.all
+        if !alg.isEmpty {
+            algorithms = []
+            for name in alg {
+                guard let a = JWTAlgorithm(rawValue: name) else {
+                    throw ConfigurationError("--alg \(name): not an algorithm jwtk verifies (\(JWTAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                algorithms.insert(AlgorithmSet([a]))
+            }
+        }
+        let policy = ClaimsPolicy(
+            algorithms: algorithms, issuers: iss, audiences: aud, leeway: leeway,
+            requiredClaims: require, expectedType: typ, expectedNonce: nonce)
+        let clock: any JWTClock = now.map { FixedClock($0) } ?? SystemClock()
+        return JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize)
+    }
+}
