@@ -1,5 +1,8 @@
 #ifndef JWTK_COPENSSL_SHIM_H
 #define JWTK_COPENSSL_SHIM_H
+/* The low-level SHA-2 API (deprecated in 3.0, still shipped) hashes into a
+   caller-owned struct: no allocation, no provider fetch. See HMACKey.swift. */
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 #include <openssl/ec.h>
@@ -14,4 +17,5 @@
 #include <openssl/err.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
 #endif

@@ -15,6 +15,8 @@ public final class VerificationKey: @unchecked Sendable, CustomStringConvertible
     /// The OpenSSL key for asymmetric types; nil for HMAC secrets.
     let pkey: OpaquePointer?
     let secret: [UInt8]
+    /// Precomputed HMAC states for HS256/384/512, for the ones this key allows.
+    private let hmac256: HMACKey?, hmac384: HMACKey?, hmac512: HMACKey?
     /// The exact signature length this key's algorithms produce.
     let signatureLength: Int
 
@@ -51,6 +53,9 @@ public final class VerificationKey: @unchecked Sendable, CustomStringConvertible
         self.kidHash = kidBytes.withUnsafeBytes { XXH3_64bits($0.baseAddress, $0.count) }
         self.pkey = pkey
         self.secret = secret
+        self.hmac256 = algorithms.contains(.hs256) ? HMACKey(secret: secret, hashLength: 32) : nil
+        self.hmac384 = algorithms.contains(.hs384) ? HMACKey(secret: secret, hashLength: 48) : nil
+        self.hmac512 = algorithms.contains(.hs512) ? HMACKey(secret: secret, hashLength: 64) : nil
         switch type {
         case .rsa, .ec: self.signatureLength = pkey.map { Self.rawSignatureLength(type, $0) } ?? 0
         case .okp(let curve): self.signatureLength = curve.signatureLength
@@ -59,6 +64,16 @@ public final class VerificationKey: @unchecked Sendable, CustomStringConvertible
     }
 
     deinit { EVP_PKEY_free(pkey) }
+
+    @inline(__always)
+    func hmacKey(for alg: JWTAlgorithm) -> HMACKey? {
+        switch alg {
+        case .hs256: hmac256
+        case .hs384: hmac384
+        case .hs512: hmac512
+        default: nil
+        }
+    }
 
     private static func rawSignatureLength(_ type: KeyType, _ pkey: OpaquePointer) -> Int {
         switch type {

@@ -13,6 +13,8 @@ final class ThreadScratch {
     private(set) var buffer: UnsafeMutableRawPointer
     private(set) var capacity: Int
     private var inUse = false
+    /// Prepared OpenSSL contexts for this thread.
+    let contexts = PKeyContextCache()
 
     private init(capacity: Int) {
         self.capacity = capacity
@@ -21,14 +23,14 @@ final class ThreadScratch {
 
     deinit { buffer.deallocate() }
 
-    /// Lends at least `count` bytes to `body`.
+    /// Lends at least `count` bytes and this thread's OpenSSL contexts to `body`.
     @inline(__always)
-    static func withBuffer<R, E: Error>(count: Int, _ body: (UnsafeMutableRawPointer) throws(E) -> R) throws(E) -> R {
+    static func withBuffer<R, E: Error>(count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R) throws(E) -> R {
         let scratch = current
         if scratch.inUse {
             let private_ = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
             defer { private_.deallocate() }
-            return try body(private_)
+            return try body(private_, scratch.contexts)
         }
         if scratch.capacity < count {
             scratch.buffer.deallocate()
@@ -37,7 +39,7 @@ final class ThreadScratch {
         }
         scratch.inUse = true
         defer { scratch.inUse = false }
-        return try body(scratch.buffer)
+        return try body(scratch.buffer, scratch.contexts)
     }
 
     private static var current: ThreadScratch {

@@ -89,7 +89,7 @@ public final class JWTVerifier: Sendable {
               let signatureCount = Base64URL.decodedCount(jws.signature.count)
         else { throw JWTError(.malformed, "segment length is not valid base64url") }
 
-        return try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) { (scratch) throws(JWTError) -> R in
+        return try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) { (scratch, contexts) throws(JWTError) -> R in
             guard Base64URL.decode(jws.header, into: scratch) != nil,
                   Base64URL.decode(jws.payload, into: scratch + headerCount) != nil,
                   Base64URL.decode(jws.signature, into: scratch + headerCount + payloadCount) != nil
@@ -102,7 +102,8 @@ public final class JWTVerifier: Sendable {
             guard compiled.algorithms.contains(header.alg) else { throw JWTError(.algNotAllowed, "alg is not allowed by policy") }
             try compiled.checkType(header.typ, in: headerJSON)
             let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in try keys.select(kid: kid, alg: header.alg) }
-            guard SignatureCheck.verify(header.alg, key: key, signingInput: jws.signingInput, signature: signature) else {
+            guard SignatureCheck.verify(header.alg, key: key, signingInput: jws.signingInput,
+                                        signature: signature, contexts: contexts) else {
                 throw JWTError(.badSignature, "signature does not verify")
             }
             return try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
