@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CXXHash
 
 /// A `ClaimsPolicy` turned into bytes once, so each check on the hot path is
 /// a comparison against prepared data rather than a String conversion.
@@ -16,6 +17,15 @@ struct CompiledPolicy: Sendable {
     /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
     let expectedType: [UInt8]?
     let expectedNonce: [UInt8]?
+
+    /// Identifies the policy's content, so a verified-token cache shared by
+    /// several verifiers only serves entries checked under the same policy.
+    var fingerprint: UInt64 {
+        var text = "\(algorithms.rawValue)|\(issuers)|\(audiences)|\(leeway)|\(requireExpiration)|\(rejectIssuedInFuture)|"
+        text += "\(String(describing: maxAge))|\(requiredClaims)|\(String(describing: expectedType))|\(String(describing: expectedNonce))"
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { XXH3_64bits($0.baseAddress, $0.count) }
+    }
 
     init(_ p: ClaimsPolicy) {
         precondition(p.requiredClaims.count <= 64, "at most 64 required claims")
@@ -55,10 +65,14 @@ struct CompiledPolicy: Sendable {
         guard ok else { throw JWTError(.badTyp, "header typ is not the expected type") }
     }
 
-    /// Claims against the policy at time `now`. Order: presence and types of
-    /// what is required, then time, then identity claims.
+    /// Claims against the policy at time `now`: time first, then identity claims.
     func check(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, now: Int64) throws(JWTError) {
-        let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        try checkTimes(c, now: now)
+        try checkIdentity(c, in: claims)
+    }
+
+    /// The time-dependent checks, which a cached verification must repeat on every hit.
+    func checkTimes(_ c: RegisteredClaims, now: Int64) throws(JWTError) {
         let t = Double(now)
         if let exp = c.exp {
             guard t < exp + leeway else { throw JWTError(.expired, "token has expired (exp)") }
@@ -75,6 +89,11 @@ struct CompiledPolicy: Sendable {
             guard let iat = c.iat else { throw JWTError(.missingClaim, "iat is required for a maximum age") }
             guard t - iat <= maxAge + leeway else { throw JWTError(.expired, "token is older than the maximum age") }
         }
+    }
+
+    /// The checks that do not depend on time (issuer, audience, nonce, required claims).
+    func checkIdentity(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer) throws(JWTError) {
+        let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if !issuers.isEmpty {
             guard let iss = c.iss else { throw JWTError(.missingClaim, "iss is required") }
             guard Self.matchesAny(iss, bytes, issuers) else { throw JWTError(.badIssuer, "iss is not an accepted issuer") }

@@ -60,6 +60,12 @@ public struct JWKSet: Sendable {
 
     // MARK: Lookup (hot path)
 
+    /// Whether this exact key object is in the set (a cached verification's key still trusted).
+    func contains(_ key: VerificationKey) -> Bool {
+        for k in keys where k === key { return true }
+        return false
+    }
+
     /// The key for a token, per RFC 8725 §3.1 and §3.10: by `kid` when there is
     /// one (and then that key only), otherwise the single key that fits `alg`.
     func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {

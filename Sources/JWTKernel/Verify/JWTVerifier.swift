@@ -10,17 +10,28 @@ public final class JWTVerifier: Sendable {
     public let clock: any JWTClock
     /// Tokens longer than this are `too_large` before any decoding.
     public let maxTokenSize: Int
+    /// Successful verifications remembered across calls; nil: every token is verified in full.
+    public let cache: VerifiedTokenCache?
     let compiled: CompiledPolicy
+    let policyFingerprint: UInt64
 
     public static let defaultMaxTokenSize = 16 * 1024
 
     public init(keys: JWKSet, policy: ClaimsPolicy = ClaimsPolicy(), clock: any JWTClock = SystemClock(),
-                maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize) {
+                maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil) {
         self.keys = keys
         self.policy = policy
         self.clock = clock
         self.maxTokenSize = maxTokenSize
+        self.cache = cache
         self.compiled = CompiledPolicy(policy)
+        self.policyFingerprint = compiled.fingerprint
+    }
+
+    /// The same policy, clock and cache with a new key set (key rotation).
+    /// Cached tokens verified by keys that are no longer in `keys` stop hitting.
+    public func replacingKeys(_ keys: JWKSet) -> JWTVerifier {
+        JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
     }
 
     // MARK: JWT
@@ -36,6 +47,41 @@ public final class JWTVerifier: Sendable {
     /// Verifies a JWT given as bytes and lends the result to `body` without
     /// copying or allocating; the `VerifiedToken` is valid only inside `body`.
     public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
+        guard let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
+            return try verifyInFull(token, body)
+        }
+        let hash = cache.hash(token)
+        if let hit = try verifyCached(token, hash: hash, cache: cache, body) { return hit }
+        return try verifyInFull(token) { verified in
+            cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
+            return body(verified)
+        }
+    }
+
+    /// A cache hit, re-checked: the key must still be trusted and the time claims still hold.
+    private func verifyCached<R>(_ token: UnsafeRawBufferPointer, hash: VerifiedTokenCache.Hash, cache: VerifiedTokenCache,
+                                 _ body: (VerifiedToken) -> R) throws(JWTError) -> R? {
+        try ThreadScratch.withBuffer(count: token.count) { (scratch, _) throws(JWTError) -> R? in
+            guard let hit = cache.lookup(token, hash: hash, policy: policyFingerprint, into: scratch) else { return nil }
+            guard keys.contains(hit.key) else {
+                cache.remove(token, hash: hash)
+                return nil
+            }
+            do throws(JWTError) {
+                try compiled.checkTimes(hit.claims, now: clock.now())
+            } catch {
+                cache.remove(token, hash: hash)
+                throw error
+            }
+            return body(VerifiedToken(
+                algorithm: hit.algorithm, key: hit.key,
+                header: UnsafeRawBufferPointer(start: scratch, count: hit.headerCount),
+                claimsJSON: UnsafeRawBufferPointer(start: scratch + hit.headerCount, count: hit.claimsCount),
+                claims: hit.claims, kidSpan: hit.kidSpan))
+        }
+    }
+
+    private func verifyInFull<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
         try withVerifiedSignature(token) { (parts) throws(JWTError) -> R in
             let claims = try RegisteredClaims.read(parts.payload, required: compiled.requiredClaims)
             try compiled.check(claims, in: parts.payload, now: clock.now())
@@ -121,5 +167,13 @@ public final class JWTVerifier: Sendable {
             let n = JSONString.decode(span, in: bytes, into: buf.baseAddress!, capacity: span.count)!
             return try body(UnsafeRawBufferPointer(start: buf.baseAddress, count: n))
         }
+    }
+}
+
+extension JWTVerifier {
+    /// String form of `check(_:)`.
+    public func check(_ token: String) -> JWTError? {
+        var token = token
+        return token.withUTF8 { check(UnsafeRawBufferPointer($0)) }
     }
 }

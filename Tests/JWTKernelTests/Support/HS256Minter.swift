@@ -1,0 +1,32 @@
+import COpenSSL
+import Foundation
+@testable import JWTKernel
+
+/// Mints HS256 tokens inside tests with OpenSSL's one-shot `HMAC()` — an
+/// implementation independent of the kernel's own precomputed-state HMAC.
+struct HS256Minter {
+    let secret: [UInt8]
+    let kid: String
+
+    func token(claims: String, header: String? = nil) -> String {
+        let h = header ?? #"{"alg":"HS256","typ":"JWT","kid":"\#(kid)"}"#
+        let input = Base64URL.encode(Array(h.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+        var mac = [UInt8](repeating: 0, count: 32)
+        var len: UInt32 = 0
+        _ = HMAC(EVP_sha256(), secret, Int32(secret.count), Array(input.utf8), input.utf8.count, &mac, &len)
+        return input + "." + Base64URL.encode(mac)
+    }
+
+    var keySet: JWKSet {
+        get throws { JWKSet(keys: [try VerificationKey(hmacSecret: secret, kid: kid, algorithm: .hs256)]) }
+    }
+}
+
+/// A clock tests can move.
+final class MovableClock: JWTClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: Int64
+    init(_ time: Int64) { self.time = time }
+    func now() -> Int64 { lock.lock(); defer { lock.unlock() }; return time }
+    func set(_ t: Int64) { lock.lock(); time = t; lock.unlock() }
+}
