@@ -10,8 +10,26 @@ public struct JWKSet: Sendable {
     /// Keys that were present in the source but refused, with the reason.
     public let rejected: [KeyError]
 
+    /// Keys sharing a `kid` are ambiguous (which one a token names would depend
+    /// on order), so all of them are refused when their algorithms overlap;
+    /// exact duplicates of one key (same material, same algorithms) collapse to one.
     public init(keys: [VerificationKey], rejected: [KeyError] = []) {
-        self.keys = keys
+        var kept: [VerificationKey] = []
+        var rejected = rejected
+        var ambiguous = Set<ObjectIdentifier>()
+        for key in keys {
+            guard key.kid != nil else { kept.append(key); continue }
+            if let twin = kept.first(where: { $0.kid == key.kid && $0.algorithms.rawValue & key.algorithms.rawValue != 0 }) {
+                if twin.hasSameMaterial(as: key) && twin.algorithms == key.algorithms { continue }
+                ambiguous.insert(ObjectIdentifier(twin))
+                ambiguous.insert(ObjectIdentifier(key))
+            }
+            kept.append(key)
+        }
+        for key in kept where ambiguous.contains(ObjectIdentifier(key)) {
+            rejected.append(KeyError(kid: key.kid, "several keys share this kid"))
+        }
+        self.keys = kept.filter { !ambiguous.contains(ObjectIdentifier($0)) }
         self.rejected = rejected
     }
 

@@ -29,6 +29,8 @@ public final class VerificationKey: @unchecked Sendable, CustomStringConvertible
         switch type {
         case .rsa(let bits) where bits < Self.minimumRSABits:
             throw KeyError(kid: kid, "RSA key has \(bits) bits; at least \(Self.minimumRSABits) are required")
+        case .rsa where ROCA.isVulnerable(pkey!):
+            throw KeyError(kid: kid, "RSA key has the ROCA fingerprint (CVE-2017-15361): its private key is recoverable")
         case .oct(let n) where algorithms.isEmpty:
             throw KeyError(kid: kid, "HMAC key has \(n) bytes; at least 32 are required (the hash output length)")
         default: break
@@ -64,6 +66,15 @@ public final class VerificationKey: @unchecked Sendable, CustomStringConvertible
     }
 
     deinit { EVP_PKEY_free(pkey) }
+
+    /// Same public key or secret (not merely the same kid).
+    func hasSameMaterial(as other: VerificationKey) -> Bool {
+        switch (pkey, other.pkey) {
+        case let (a?, b?): return EVP_PKEY_eq(a, b) == 1
+        case (nil, nil): return secret.count == other.secret.count && CRYPTO_memcmp(secret, other.secret, secret.count) == 0
+        default: return false
+        }
+    }
 
     @inline(__always)
     func hmacKey(for alg: JWTAlgorithm) -> HMACKey? {
