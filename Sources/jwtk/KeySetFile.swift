@@ -13,6 +13,10 @@ enum KeySetFile {
         case .success(let parsed): set = parsed
         case .failure(let error): throw ConfigurationError("\(path): invalid key set: \(error)")
         }
+        let secrets = set.keys.filter { if case .oct = $0.type { true } else { false } }.count
+        if secrets > 0, secrets < set.keys.count {
+            FileHandle.standardError.write(Data("jwtk: warning: \(path): mixes HMAC secrets with public keys\n".utf8))
+        }
         for rejected in set.rejected {
             FileHandle.standardError.write(Data("jwtk: warning: \(path): skipped \(rejected)\n".utf8))
         }
@@ -28,7 +32,9 @@ enum KeySetFile {
             if data.starts(with: Array("-----BEGIN".utf8)) {
                 return JWKSet(keys: [try VerificationKey(pem: String(decoding: data, as: UTF8.self))])
             }
-            return try JWKSet(json: data)
+            // Operator-provided files may hold HMAC secrets next to public keys
+            // (each key stays bound to its algorithm family); a warning says so.
+            return try JWKSet(json: data, allowMixedKeyTypes: true)
         }
     }
 }

@@ -35,7 +35,13 @@ public struct JWKSet: Sendable {
 
     /// Accepts a JWKS (`{"keys":[...]}`), a single JWK, or the `{kid: PEM}`
     /// certificate map that Google and Firebase publish.
-    public init(json: some Collection<UInt8>) throws(KeyError) {
+    ///
+    /// A published key set that mixes HMAC secrets with public keys is a
+    /// configuration mistake (a secret someone published) and the classic
+    /// setting for algorithm confusion, so by default the secrets are refused
+    /// and the public keys kept. `allowMixedKeyTypes` keeps both, for a
+    /// locally configured file: every key stays bound to its algorithm family.
+    public init(json: some Collection<UInt8>, allowMixedKeyTypes: Bool = false) throws(KeyError) {
         let document: JSONValue
         do { document = try JSONValue.parse(json) } catch { throw KeyError("not valid JSON: \(error.message)") }
         guard let members = document.objectValue else { throw KeyError("a key set must be a JSON object") }
@@ -60,9 +66,7 @@ public struct JWKSet: Sendable {
         } else {
             throw KeyError("not a JWKS (no \"keys\"), a JWK (no \"kty\") or a {kid: PEM} map")
         }
-        // A published key set mixing secrets with public keys is a configuration
-        // mistake that enables algorithm confusion; keep the public keys only.
-        if loaded.contains(where: { $0.pkey != nil }) {
+        if !allowMixedKeyTypes, loaded.contains(where: { $0.pkey != nil }) {
             for key in loaded where key.pkey == nil {
                 rejected.append(KeyError(kid: key.kid, "HMAC secret in a key set that holds public keys"))
             }

@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+@testable import JWTKernel
+
+/// Each provider preset accepts that provider's real tokens (with its real
+/// audience) and rejects them under another provider's preset or audience.
+final class ProviderPresetTests: XCTestCase {
+    struct RealToken {
+        let name: String
+        let token: String
+        let keys: JWKSet
+        let meta: [String: Any]
+        var iat: Int64 { (meta["iat"] as! NSNumber).int64Value }
+        var iss: String { meta["iss"] as! String }
+        var aud: String { (meta["aud"] as? String) ?? (meta["aud"] as! [String])[0] }
+    }
+
+    func tokens(_ provider: String) throws -> [RealToken] {
+        try Fixtures.directories("real-tokens").filter { $0.hasPrefix(provider + "-") }.map { name in
+            RealToken(name: name, token: try Fixtures.text("real-tokens/\(name)/token.txt"),
+                      keys: try JWKSet(json: Fixtures.data("real-tokens/\(name)/jwks.json")),
+                      meta: try Fixtures.json("real-tokens/\(name)/meta.json") as! [String: Any])
+        }
+    }
+
+    func assertPreset(_ provider: String, minimum: Int, _ preset: (RealToken) -> ClaimsPolicy,
+                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let all = try tokens(provider)
+        XCTAssertGreaterThanOrEqual(all.count, minimum, "fixtures for \(provider)", file: file, line: line)
+        for t in all {
+            let verifier = JWTVerifier(keys: t.keys, policy: preset(t), clock: FixedClock(t.iat + 1))
+            XCTAssertNil(verifier.check(t.token), "\(t.name) under the \(provider) preset", file: file, line: line)
+        }
+    }
+
+    func testApple() throws {
+        try assertPreset("apple", minimum: 20) { .apple(audience: [$0.aud]) }
+    }
+
+    func testGoogle() throws {
+        try assertPreset("google", minimum: 10) { .google(clientIDs: [$0.aud]) }
+    }
+
+    func testFirebase() throws {
+        try assertPreset("firebase", minimum: 3) { .firebase(projectID: $0.aud) }
+    }
+
+    func testFacebook() throws {
+        try assertPreset("facebook", minimum: 3) { .facebook(appIDs: [$0.aud]) }
+    }
+
+    func testMicrosoftTenantIssuers() throws {
+        try assertPreset("microsoft", minimum: 5) { t in
+            // v2.0: https://login.microsoftonline.com/{tenant}/v2.0; v1: https://sts.windows.net/{tenant}/
+            let tenant = t.iss.split(separator: "/").first { $0.count == 36 && $0.contains("-") }.map(String.init) ?? ""
+            return .microsoft(tenantID: tenant, clientIDs: [t.aud])
+        }
+    }
+
+    func testPresetsRejectOtherProvidersAndAudiences() throws {
+        let apple = try tokens("apple")[0]
+        let google = try tokens("google")[0]
+        let asGoogle = JWTVerifier(keys: apple.keys, policy: .google(clientIDs: [apple.aud]), clock: FixedClock(apple.iat + 1))
+        XCTAssertEqual(asGoogle.check(apple.token)?.code, .badIssuer)
+        let otherAudience = JWTVerifier(keys: google.keys, policy: .google(clientIDs: ["someone-else"]), clock: FixedClock(google.iat + 1))
+        XCTAssertEqual(otherAudience.check(google.token)?.code, .badAudience)
+        let wrongNonce = JWTVerifier(keys: apple.keys, policy: .apple(audience: [apple.aud], nonce: "n-0S6_WzA2Mj"),
+                                     clock: FixedClock(apple.iat + 1))
+        XCTAssertNotNil(wrongNonce.check(apple.token), "a preset with an expected nonce rejects a token without it")
+    }
+}
