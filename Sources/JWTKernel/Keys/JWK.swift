@@ -77,7 +77,7 @@ extension VerificationKey {
         }
         try self.init(adopting: pkey, kid: kid, algorithm: algorithm)
         guard Self.matches(type, kty: kty, crv: try member("crv")) else {
-            throw KeyError(kid: kid, "certificate key is not a \(kty) key")
+            throw KeyError(kid: kid, "the certificate's key is not of kty \(kty)")
         }
     }
 

@@ -12,13 +12,17 @@ public struct JWKSet: Sendable {
 
     /// Keys sharing a `kid` are ambiguous (which one a token names would depend
     /// on order), so all of them are refused when their algorithms overlap;
-    /// exact duplicates of one key (same material, same algorithms) collapse to one.
+    /// exact duplicates of one key (same material, same algorithms) collapse to
+    /// one. A key whose `kid` also names a refused entry is refused too: the
+    /// publisher may have meant that other entry.
     public init(keys: [VerificationKey], rejected: [KeyError] = []) {
         var kept: [VerificationKey] = []
         var rejected = rejected
         var ambiguous = Set<ObjectIdentifier>()
+        let refusedKids = Set(rejected.compactMap(\.kid))
         for key in keys {
-            guard key.kid != nil else { kept.append(key); continue }
+            guard let kid = key.kid else { kept.append(key); continue }
+            if refusedKids.contains(kid) { ambiguous.insert(ObjectIdentifier(key)) }
             if let twin = kept.first(where: { $0.kid == key.kid && $0.algorithms.rawValue & key.algorithms.rawValue != 0 }) {
                 if twin.hasSameMaterial(as: key) && twin.algorithms == key.algorithms { continue }
                 ambiguous.insert(ObjectIdentifier(twin))

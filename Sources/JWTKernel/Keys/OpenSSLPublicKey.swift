@@ -28,7 +28,7 @@ enum OpenSSLPublicKey {
             throw KeyError("EC coordinates must be \(curve.coordinateLength) bytes for \(curve.rawValue)")
         }
         let point: [UInt8] = [0x04] + x + y
-        let pkey = try point.withUnsafeBytes { p in
+        let built = point.withUnsafeBytes { p in
             curve.openSSLGroupName.withCString { group in
                 Result { () throws(KeyError) in
                     try fromParams(type: "EC") { bld in
@@ -37,7 +37,9 @@ enum OpenSSLPublicKey {
                     }
                 }
             }
-        }.get()
+        }
+        // OpenSSL 3.0 decodes (and so validates) the point inside EVP_PKEY_fromdata.
+        guard case .success(let pkey) = built else { throw KeyError("EC public key is not a valid point on \(curve.rawValue)") }
         do { try checkPublicKey(pkey) } catch { EVP_PKEY_free(pkey); throw error }
         return pkey
     }
