@@ -16,7 +16,7 @@ struct LineReader {
     func forEachLine(_ body: (Line) -> Void) {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var line: [UInt8] = []
-        line.reserveCapacity(maxLineLength + 1)
+        line.reserveCapacity(min(maxLineLength, 1 << 16) + 64)
         var overflowed = false
 
         func finish() {

@@ -48,7 +48,7 @@ struct VerifyCommand: ParsableCommand {
     func validate() throws {
         guard !jwks.isEmpty else { throw ValidationError("at least one --jwks FILE is required") }
         guard leeway >= 0 else { throw ValidationError("--leeway must be zero or more") }
-        guard maxTokenSize > 0 else { throw ValidationError("--max-token-size must be positive") }
+        guard maxTokenSize > 0, maxTokenSize <= 1 << 30 else { throw ValidationError("--max-token-size must be between 1 and 1073741824") }
         guard require.count <= 64 else { throw ValidationError("at most 64 --require claims") }
     }
 

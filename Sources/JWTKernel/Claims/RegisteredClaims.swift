@@ -52,7 +52,10 @@ public struct RegisteredClaims: Sendable {
 
     private static func numericDate(_ v: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ why: StaticString) throws(JWTError) -> Double {
         guard v.kind == .number else { throw JWTError(.badClaimType, why) }
-        return JSONNumber.double(v, in: bytes)
+        let value = JSONNumber.double(v, in: bytes)
+        // 1e400 parses as infinity: a date that never comes is not a NumericDate.
+        guard value.isFinite else { throw JWTError(.badClaimType, "NumericDate is out of range") }
+        return value
     }
 
     private static func string(_ v: JSONSpan, _ why: StaticString) throws(JWTError) -> JSONSpan {

@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Numeric values of validated JSON numbers, for NumericDate claims.
 enum JSONNumber {
     /// The value of a number span `JSONParser` produced. Integers of up to 15
-    /// digits (every realistic timestamp) convert exactly without libc; the
-    /// rest go through `strtod`, which is correctly rounded.
+    /// digits (every realistic timestamp) convert exactly on the fast path.
     static func double(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> Double {
         var i = span.start
         let negative = bytes[i] == UInt8(ascii: "-")
@@ -19,10 +14,9 @@ enum JSONNumber {
             i += 1
         }
         if i == span.end { return Double(negative ? -value : value) }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: span.count + 1) { text in
-            for k in 0..<span.count { text[k] = CChar(bitPattern: bytes[span.start + k]) }
-            text[span.count] = 0
-            return strtod(text.baseAddress!, nil)
-        }
+        // Swift's parser is correctly rounded and, unlike strtod, ignores the C locale
+        // (a comma-decimal locale must not turn 1.8e9 into 1).
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + span.start, count: span.count), as: UTF8.self)
+        return Double(text) ?? .nan
     }
 }

@@ -40,8 +40,7 @@ public struct JSONParser {
     }
 
     /// Validates a document that must be an object, calling `body` for each
-    /// top-level member. Duplicate member names are rejected: RFC 7515 §4
-    /// permits it, and accepting them is how parser-differential attacks work.
+    /// top-level member.
     public mutating func forEachTopLevelMember(
         _ body: (_ name: JSONSpan, _ value: JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
@@ -49,12 +48,7 @@ public struct JSONParser {
         guard pos < count, bytes[pos] == UInt8(ascii: "{") else {
             throw JWTError(.malformed, "JSON document is not an object")
         }
-        var seen = MemberNameSet()
-        let base = bytes
-        try parseObjectMembers(depth: 1) { (name, value) throws(JWTError) in
-            guard seen.insert(name, in: base) else { throw JWTError(.malformed, "duplicate member name") }
-            try body(name, value)
-        }
+        try parseObjectMembers(depth: 1, body)
         skipWhitespace()
         guard pos == count else { throw JWTError(.malformed, "trailing bytes after JSON value") }
     }
@@ -92,10 +86,15 @@ public struct JSONParser {
     }
 
     /// Parses `{...}` at `pos`, reporting each member; `depth` counts this object.
+    /// Duplicate member names (compared after unescaping) are rejected at every
+    /// depth: RFC 7515 §4 permits it, and accepting them is how
+    /// parser-differential attacks work.
     mutating func parseObjectMembers(
         depth: Int, _ body: (JSONSpan, JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
         guard depth <= maxDepth else { throw JWTError(.malformed, "JSON nested too deeply") }
+        var seen = MemberNameSet()
+        let base = bytes
         pos += 1
         skipWhitespace()
         if pos < count, bytes[pos] == UInt8(ascii: "}") { pos += 1; return }
@@ -104,6 +103,7 @@ public struct JSONParser {
                 throw JWTError(.malformed, "expected member name")
             }
             let name = try parseString()
+            guard seen.insert(name, in: base) else { throw JWTError(.malformed, "duplicate member name") }
             skipWhitespace()
             guard pos < count, bytes[pos] == UInt8(ascii: ":") else { throw JWTError(.malformed, "expected ':'") }
             pos += 1

@@ -1,6 +1,5 @@
 /// A parsed JSON document for cold paths (key sets, `jwtk inspect`, claim
-/// accessors). Built on the same strict `JSONParser` as the hot path, and
-/// stricter still: duplicate member names are refused at every depth.
+/// accessors), built on the same strict `JSONParser` as the hot path.
 public indirect enum JSONValue: Sendable, Equatable {
     case object([Member])
     case array([JSONValue])
@@ -37,10 +36,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .null: return .null
         case .object:
             var members: [Member] = []
-            var seen = MemberNameSet()
             var parser = JSONParser(bytes: base, count: span.end, at: span.start, maxDepth: maxDepth)
             try parser.parseObjectMembers(depth: 1) { (name, value) throws(JWTError) in
-                guard seen.insert(name, in: base) else { throw JWTError(.malformed, "duplicate member name") }
                 members.append(Member(name: JSONString.string(name, in: base), value: try build(value, raw, maxDepth: maxDepth)))
             }
             return .object(members)
