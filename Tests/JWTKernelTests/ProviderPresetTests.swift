@@ -5,22 +5,10 @@ import XCTest
 /// Each provider preset accepts that provider's real tokens (with its real
 /// audience) and rejects them under another provider's preset or audience.
 final class ProviderPresetTests: XCTestCase {
-    struct RealToken {
-        let name: String
-        let token: String
-        let keys: JWKSet
-        let meta: [String: Any]
-        var iat: Int64 { (meta["iat"] as! NSNumber).int64Value }
-        var iss: String { meta["iss"] as! String }
-        var aud: String { (meta["aud"] as? String) ?? (meta["aud"] as! [String])[0] }
-    }
+    typealias RealToken = RealTokenTests.RealToken
 
     func tokens(_ provider: String) throws -> [RealToken] {
-        try Fixtures.directories("real-tokens").filter { $0.hasPrefix(provider + "-") }.map { name in
-            RealToken(name: name, token: try Fixtures.text("real-tokens/\(name)/token.txt"),
-                      keys: try JWKSet(json: Fixtures.data("real-tokens/\(name)/jwks.json")),
-                      meta: try Fixtures.json("real-tokens/\(name)/meta.json") as! [String: Any])
-        }
+        try RealTokenTests.load().filter { $0.provider == provider }
     }
 
     func assertPreset(_ provider: String, minimum: Int, _ preset: (RealToken) -> ClaimsPolicy,
@@ -28,7 +16,7 @@ final class ProviderPresetTests: XCTestCase {
         let all = try tokens(provider)
         XCTAssertGreaterThanOrEqual(all.count, minimum, "fixtures for \(provider)", file: file, line: line)
         for t in all {
-            let verifier = JWTVerifier(keys: t.keys, policy: preset(t), clock: FixedClock(t.iat + 1))
+            let verifier = JWTVerifier(keys: try JWKSet(json: t.jwks), policy: preset(t), clock: FixedClock(t.iat + 1))
             XCTAssertNil(verifier.check(t.token), "\(t.name) under the \(provider) preset", file: file, line: line)
         }
     }
@@ -60,11 +48,11 @@ final class ProviderPresetTests: XCTestCase {
     func testPresetsRejectOtherProvidersAndAudiences() throws {
         let apple = try tokens("apple")[0]
         let google = try tokens("google")[0]
-        let asGoogle = JWTVerifier(keys: apple.keys, policy: .google(clientIDs: [apple.aud]), clock: FixedClock(apple.iat + 1))
+        let asGoogle = JWTVerifier(keys: try JWKSet(json: apple.jwks), policy: .google(clientIDs: [apple.aud]), clock: FixedClock(apple.iat + 1))
         XCTAssertEqual(asGoogle.check(apple.token)?.code, .badIssuer)
-        let otherAudience = JWTVerifier(keys: google.keys, policy: .google(clientIDs: ["someone-else"]), clock: FixedClock(google.iat + 1))
+        let otherAudience = JWTVerifier(keys: try JWKSet(json: google.jwks), policy: .google(clientIDs: ["someone-else"]), clock: FixedClock(google.iat + 1))
         XCTAssertEqual(otherAudience.check(google.token)?.code, .badAudience)
-        let wrongNonce = JWTVerifier(keys: apple.keys, policy: .apple(audience: [apple.aud], nonce: "n-0S6_WzA2Mj"),
+        let wrongNonce = JWTVerifier(keys: try JWKSet(json: apple.jwks), policy: .apple(audience: [apple.aud], nonce: "n-0S6_WzA2Mj"),
                                      clock: FixedClock(apple.iat + 1))
         XCTAssertNotNil(wrongNonce.check(apple.token), "a preset with an expected nonce rejects a token without it")
     }
