@@ -1,10 +1,7 @@
 // swift-tools-version: 6.1
-// Comparison benchmarks; a package of their own so the main package never builds jwt-kit.
+// Comparison (jwtk-compare) and micro (KernelMicro) benchmarks; a package of their own so
+// the main package never builds jwt-kit or package-benchmark.
 import PackageDescription
-import class Foundation.ProcessInfo
-
-// Dev escape hatch while the JWTKernel API is in flux: JWTK_BENCH_NO_KERNEL=1 builds the peers only.
-let withKernel = ProcessInfo.processInfo.environment["JWTK_BENCH_NO_KERNEL"] == nil
 
 let package = Package(
     name: "jwt-kernel-benchmarks",
@@ -13,8 +10,11 @@ let package = Package(
         .executable(name: "jwtk-compare", targets: ["jwtk-compare"]),
     ],
     dependencies: [
+        .package(name: "jwt-kernel", path: ".."),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
-    ] + (withKernel ? [.package(name: "jwt-kernel", path: "..")] : []),
+        // The explicit trait list drops the default RuntimeInterposer, whose package is not mirrored here.
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
     targets: [
         .systemLibrary(name: "CBenchCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CBenchLibJWT", pkgConfig: "libjwt", providers: [.apt(["libjwt-dev"])]),
@@ -24,9 +24,18 @@ let package = Package(
             name: "jwtk-compare",
             dependencies: [
                 "CBenchPeers",
+                .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-            ] + (withKernel ? [.product(name: "JWTKernel", package: "jwt-kernel")] : []),
-            swiftSettings: withKernel ? [.define("WITH_JWTKERNEL")] : []
+            ]
+        ),
+        .executableTarget(
+            name: "KernelMicro",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "JWTKernel", package: "jwt-kernel"),
+            ],
+            path: "Benchmarks/KernelMicro",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )

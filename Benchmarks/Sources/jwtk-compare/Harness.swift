@@ -82,28 +82,36 @@ func blockingAwait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T
 private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
 
 struct Measurement {
-    var opsPerSecond: Double
+    var opsPerSecond: Double  // median of the rounds
+    var spread: Double        // (max - min) / median over the rounds: how noisy the cell was
     var allocsPerOp: Double?
 }
 
-/// ops/s = median over `rounds` rounds of `seconds / rounds` each, after a warm-up that
-/// also picks a batch size of ~5 ms. Allocations are counted in a separate untimed pass
-/// so the counter's atomics never touch the timed loop.
-func measure(_ run: Runner, seconds: Double, rounds: Int, countAllocs: Bool) -> Measurement {
-    func checked(_ n: Int) {
+/// A runner being measured. Rounds of all cells are interleaved by the caller, so a burst
+/// of load from elsewhere on the machine costs each cell at most a round, which the median drops.
+final class Timing {
+    let run: Runner
+    private(set) var batch = 1
+    private(set) var rates: [Double] = []
+
+    /// Warms up and picks a batch size of ~10 ms, so the per-batch cost (a Task hop for
+    /// jwt-kit, a fork/join for batch mode) stays negligible.
+    init(_ run: @escaping Runner) {
+        self.run = run
+        while true {
+            let t0 = monotonicSeconds()
+            checked(batch)
+            if monotonicSeconds() - t0 >= 0.010 || batch >= 1 << 24 { break }
+            batch *= 2
+        }
+    }
+
+    private func checked(_ n: Int) {
         let ok = run(n)
         precondition(ok == n, "a valid token was rejected during the run")
     }
-    var batch = 1
-    while true {
-        let t0 = monotonicSeconds()
-        checked(batch)
-        if monotonicSeconds() - t0 >= 0.005 || batch >= 1 << 24 { break }
-        batch *= 2
-    }
-    let roundTime = seconds / Double(rounds)
-    var rates: [Double] = []
-    for _ in 0..<rounds {
+
+    func round(seconds: Double) {
         var ops = 0
         let start = monotonicSeconds()
         var elapsed = 0.0
@@ -111,17 +119,22 @@ func measure(_ run: Runner, seconds: Double, rounds: Int, countAllocs: Bool) -> 
             checked(batch)
             ops += batch
             elapsed = monotonicSeconds() - start
-        } while elapsed < roundTime
+        } while elapsed < seconds
         rates.append(Double(ops) / elapsed)
     }
-    rates.sort()
 
-    var allocs: Double?
-    if countAllocs {
+    /// Counted in an untimed pass of its own, so the counter's atomics never touch a timed round.
+    func allocsPerOp() -> Double {
         let n = max(200, min(batch, 2000))
         cb_alloc_count_begin()
         checked(n)
-        allocs = Double(cb_alloc_count_end()) / Double(n)
+        return Double(cb_alloc_count_end()) / Double(n)
     }
-    return Measurement(opsPerSecond: rates[rates.count / 2], allocsPerOp: allocs)
+
+    func result(countAllocs: Bool) -> Measurement {
+        let sorted = rates.sorted()
+        let median = sorted[sorted.count / 2]
+        return Measurement(opsPerSecond: median, spread: (sorted.last! - sorted.first!) / median,
+                           allocsPerOp: countAllocs ? allocsPerOp() : nil)
+    }
 }

@@ -1,47 +1,64 @@
-#if WITH_JWTKERNEL
-import Dispatch
-import Foundation
 import JWTKernel
 
 /// jwt-kernel as a deployment would set it up: the IdP's JWKS for the asymmetric
-/// algorithms, the service's own secret for HS256, one verifier per trust source, a fixed
-/// clock at the fixtures' `now`.
+/// algorithms and the service's own secret for HS256, one verifier per trust source
+/// (a published key set never carries secrets), and a fixed clock at the fixtures' `now`.
 struct KernelPeer: Sendable {
-    let publicKeys: JWTVerifier
-    let secretKey: JWTVerifier
+    let policy: ClaimsPolicy
+    let clock: FixedClock
+    let publicKeys: JWKSet
+    let secretKey: JWKSet
 
     init(_ f: Fixtures) throws {
-        let policy = ClaimsPolicy(issuers: [f.iss], audiences: [f.aud])
-        let clock = FixedClock(f.now)
-        publicKeys = JWTVerifier(keys: try JWKSet(json: try f.bytes("jwks.json")), policy: policy, clock: clock)
+        policy = ClaimsPolicy(issuers: [f.iss], audiences: [f.aud])
+        clock = FixedClock(f.now)
+        publicKeys = try JWKSet(json: try f.bytes("jwks.json"))
         let secret = try VerificationKey(hmacSecret: try f.bytes("hs256.key"), kid: "hs256-1", algorithm: .hs256)
-        secretKey = JWTVerifier(keys: JWKSet(keys: [secret]), policy: policy, clock: clock)
+        secretKey = JWKSet(keys: [secret])
     }
 
-    private func verifier(for alg: String) -> JWTVerifier {
-        alg == "HS256" ? secretKey : publicKeys
+    private func verifier(for alg: String, cache: VerifiedTokenCache? = nil) -> JWTVerifier {
+        JWTVerifier(keys: alg == "HS256" ? secretKey : publicKeys, policy: policy, clock: clock, cache: cache)
     }
 
-    /// The everyday API: a String in, a VerifiedJWT (claims copied out) back.
+    /// The gateway API: the token's bytes in place, the verified view lent to a closure
+    /// (no copy, no allocation); a gateway reads the claims it needs inside the closure.
     func single(_ token: String, alg: String) throws -> Runner? {
+        Self.loop(verifier(for: alg), token)
+    }
+
+    /// The batch API on its zero-copy form: `n` views of the token in, one result per token
+    /// out, spread over `threads` threads by the library itself.
+    func batch(_ token: String, alg: String, threads: Int) throws -> Runner? {
         let v = verifier(for: alg)
+        let bytes = Array(token.utf8)
         return { n in
-            var ok = 0
-            for _ in 0..<n where (try? v.verify(token)) != nil { ok += 1 }
-            return ok
+            let views = UnsafeMutableBufferPointer<UnsafeRawBufferPointer>.allocate(capacity: n)
+            let results = UnsafeMutableBufferPointer<JWTError?>.allocate(capacity: n)
+            defer { views.deallocate(); results.deallocate() }
+            return bytes.withUnsafeBytes { raw in
+                views.initialize(repeating: raw)
+                results.initialize(repeating: nil)
+                v.verifyBatch(UnsafeBufferPointer(views), results: results, threads: threads)
+                return results.count { $0 == nil }
+            }
         }
     }
 
-    /// HOOK(batch): no batch API yet, so the single-token API is spread over `threads`
-    /// threads with concurrentPerform. Replace the body with the batch call when it lands.
-    func batch(_ token: String, alg: String, threads: Int) throws -> Runner? {
-        try single(token, alg: alg).map { spread($0, threads: threads) }
+    /// Cache hits: the same call as `single` on a verifier with a VerifiedTokenCache, so the
+    /// two rows differ only by the cache. Each runner gets its own cache; the warm-up fills it.
+    func cached(_ token: String, alg: String) throws -> Runner? {
+        Self.loop(verifier(for: alg, cache: VerifiedTokenCache()), token)
     }
 
-    /// HOOK(cached): verified-token cache hits. Returns nil ("n/a") until the cache API exists.
-    func cached(_ token: String, alg: String) throws -> Runner? {
-        nil
+    private static func loop(_ v: JWTVerifier, _ token: String) -> Runner {
+        let bytes = Array(token.utf8)
+        return { n in
+            bytes.withUnsafeBytes { raw in
+                var ok = 0
+                for _ in 0..<n where (try? v.verify(raw) { $0.claimsJSON.count }) != nil { ok += 1 }
+                return ok
+            }
+        }
     }
 }
-
-#endif

@@ -71,9 +71,7 @@ let countAllocs = cb_alloc_counting_works() != 0
 if !countAllocs { print("note: malloc interposition inactive; allocs_per_op will be null") }
 
 let jwtKitKeys = try JWTKitPeer.keys(fixtures)
-#if WITH_JWTKERNEL
 let kernel = try KernelPeer(fixtures)
-#endif
 var cells: [Cell] = []
 for alg in algorithms {
     cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "single", threads: 1) {
@@ -82,13 +80,11 @@ for alg in algorithms {
     cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "batch", threads: cores) {
         try OpenSSLRaw.runner(fixtures, alg: alg, token: $0).map { spread($0, threads: cores) }
     })
-    #if WITH_JWTKERNEL
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "single", threads: 1) { try kernel.single($0, alg: alg) })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "batch", threads: cores) {
         try kernel.batch($0, alg: alg, threads: cores)
     })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "cached", threads: 1) { try kernel.cached($0, alg: alg) })
-    #endif
     cells.append(Cell(impl: "jwt-kit", alg: alg, mode: "single", threads: 1) {
         JWTKitPeer.runner(jwtKitKeys, fixtures, token: $0)
     })
@@ -98,19 +94,40 @@ for alg in algorithms {
 }
 cells = cells.filter { (options.impls?.contains($0.impl) ?? true) && (options.algs?.contains($0.alg) ?? true) }
 
-/// Checks that the cell accepts its token and rejects a tampered copy, then times it.
-func run(_ cell: Cell, seconds: Double) -> Row {
+/// Builds the cell's runner, checks that it accepts its token and rejects a tampered copy.
+func prepare(_ cell: Cell) -> Result<Runner, BenchError>? {
     let token = fixtures.tokens[cell.alg]!
     do {
-        guard let runner = try cell.make(token) else { return Row(cell: cell, note: "n/a") }
-        guard runner(1) == 1 else { return Row(cell: cell, note: "ERROR: rejects the valid token") }
+        guard let runner = try cell.make(token) else { return nil }
+        guard runner(1) == 1 else { return .failure(BenchError("ERROR: rejects the valid token")) }
         if let forged = try? cell.make(tampered(token)), forged(1) != 0 {
-            return Row(cell: cell, note: "ERROR: accepts a tampered token")
+            return .failure(BenchError("ERROR: accepts a tampered token"))
         }
-        return Row(cell: cell, result: measure(runner, seconds: seconds, rounds: options.rounds, countAllocs: countAllocs))
+        return .success(runner)
     } catch {
-        return Row(cell: cell, note: "ERROR: \(error)")
+        return .failure(BenchError("ERROR: \(error)"))
     }
+}
+
+/// Times the cells with their rounds interleaved: round 1 of every cell, then round 2, ...
+func measureAll(_ cells: [Cell], seconds: Double) -> [Row] {
+    var rows: [Row] = []
+    var timings: [(row: Int, timing: Timing)] = []
+    for cell in cells {
+        switch prepare(cell) {
+        case nil: rows.append(Row(cell: cell, note: "n/a"))
+        case .failure(let e): rows.append(Row(cell: cell, note: e.description))
+        case .success(let runner):
+            timings.append((rows.count, Timing(runner)))
+            rows.append(Row(cell: cell))
+        }
+    }
+    for r in 0..<options.rounds {
+        for (_, t) in timings { t.round(seconds: seconds / Double(options.rounds)) }
+        FileHandle.standardError.write(Data("round \(r + 1)/\(options.rounds) done\n".utf8))
+    }
+    for (i, t) in timings { rows[i].result = t.result(countAllocs: countAllocs) }
+    return rows
 }
 
 func fmt(_ x: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", x) }
@@ -122,29 +139,25 @@ func pad(_ s: String, _ w: Int, right: Bool = false) -> String {
 let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }
     .map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) } ?? "unknown"
-print("jwtk-compare: \(cells.count) cells, \(fmt(options.seconds, 2)) s each, median of \(options.rounds) rounds; "
+print("jwtk-compare: \(cells.count) cells, \(fmt(options.seconds, 2)) s each, median of \(options.rounds) interleaved rounds; "
     + "\(cores) cores, \(cpu)")
 
-var rows: [Row] = []
-for cell in cells {
-    rows.append(run(cell, seconds: options.seconds))
-    FileHandle.standardError.write(Data(".".utf8))
-}
-FileHandle.standardError.write(Data("\n".utf8))
+let rows = measureAll(cells, seconds: options.seconds)
 
 func baseline(_ alg: String, in rows: [Row]) -> Double? {
     rows.first { $0.cell.impl == "openssl-raw" && $0.cell.alg == alg && $0.cell.mode == "single" }?.result?.opsPerSecond
 }
 
 print(pad("impl", 12) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
-    + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("allocs/op", 11, right: true))
+    + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("spread", 8, right: true)
+    + pad("allocs/op", 11, right: true))
 for row in rows {
     let c = row.cell
     var line = pad(c.impl, 12) + pad(c.alg, 7) + pad(c.mode, 8) + pad(String(c.threads), 4, right: true)
     if let r = row.result {
         let ratio = baseline(c.alg, in: rows).map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
         line += pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true)
-            + pad(r.allocsPerOp.map { fmt($0, 1) } ?? "-", 11, right: true)
+            + pad(fmt(r.spread * 100, 0) + "%", 8, right: true) + pad(r.allocsPerOp.map { fmt($0, 1) } ?? "-", 11, right: true)
     } else {
         line += "  " + (row.note ?? "")
     }
@@ -193,9 +206,8 @@ func smokeVerdict(_ rows: [Row]) -> Int32 {
         }
         guard var ratio = pair(rows), ratio < floor else { continue }
         for attempt in 1...3 where ratio < floor {
-            let again = rows.filter { $0.cell.alg == alg && $0.cell.mode == "single"
-                && ($0.cell.impl == "openssl-raw" || $0.cell.impl == "jwt-kernel") }
-                .map { run($0.cell, seconds: 1.0) }
+            let again = measureAll(rows.map(\.cell).filter { $0.alg == alg && $0.mode == "single"
+                && ($0.impl == "openssl-raw" || $0.impl == "jwt-kernel") }, seconds: 1.0)
             ratio = pair(again) ?? 0
             print("smoke: \(alg) jwt-kernel/openssl-raw = \(fmt(ratio, 2)) (re-measured, attempt \(attempt))")
         }
