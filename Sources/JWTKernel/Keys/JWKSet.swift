@@ -94,7 +94,7 @@ public struct JWKSet: Sendable {
 
     /// The key for a token, per RFC 8725 §3.1 and §3.10: by `kid` when there is
     /// one (and then that key only), otherwise the single key that fits `alg`.
-    func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
+    public func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
         guard let kid else {
             var found: VerificationKey?
             for key in keys where key.algorithms.contains(alg) {
