@@ -18,7 +18,8 @@ import Glibc
 /// and the verifier's policy must be the one the entry was checked under.
 ///
 /// Sharded: each shard has its own lock, and the shard is chosen by hash, so
-/// two threads rarely contend. Each shard is a small open-addressing table
+/// two threads rarely contend; the lock covers only the slot probe, never the
+/// token comparison or the caller's use of the claims. Each shard is a small open-addressing table
 /// with bounded probing; a full neighbourhood evicts its least recently used entry.
 public final class VerifiedTokenCache: Sendable {
     public struct Configuration: Sendable {
@@ -36,7 +37,11 @@ public final class VerifiedTokenCache: Sendable {
     }
 
     public let configuration: Configuration
-    let seed: UInt64
+    /// XXH3 secret derived from per-process random bytes: an attacker cannot
+    /// precompute tokens that crowd one slot (and a collision could never verify anyway).
+    /// Precomputed once, so hashing does not re-derive it per token as `_withSeed` does.
+    private nonisolated(unsafe) let secret: UnsafeMutableRawPointer
+    private static let secretSize = 192
     private let shards: [LockedShard]
     private let shardMask: Int
 
@@ -47,12 +52,13 @@ public final class VerifiedTokenCache: Sendable {
         self.shardMask = shardCount - 1
         let perShard = max(Shard.probeLimit, (configuration.capacity + shardCount - 1) / shardCount)
         self.shards = (0..<shardCount).map { _ in LockedShard(Shard(capacity: perShard)) }
-        // A per-process random seed: an attacker cannot precompute colliding tokens
-        // to crowd out entries (and a collision could never verify anyway).
-        var seed: UInt64 = 0
-        if RAND_bytes(&seed, 8) != 1 { seed = UInt64(truncatingIfNeeded: time(nil)) &* 0x9E37_79B9_7F4A_7C15 }
-        self.seed = seed
+        var seed = [UInt8](repeating: 0, count: 32)
+        precondition(RAND_bytes(&seed, Int32(seed.count)) == 1, "OpenSSL could not provide random bytes")
+        secret = UnsafeMutableRawPointer.allocate(byteCount: Self.secretSize, alignment: 64)
+        precondition(XXH3_generateSecret(secret, Self.secretSize, seed, seed.count) == XXH_OK)
     }
+
+    deinit { secret.deallocate() }
 
     /// Entries currently held.
     public var count: Int { shards.reduce(0) { total, shard in total + shard.lock.withLock { $0.count } } }
@@ -68,15 +74,15 @@ public final class VerifiedTokenCache: Sendable {
     }
 
     func hash(_ token: UnsafeRawBufferPointer) -> Hash {
-        let h = XXH3_128bits_withSeed(token.baseAddress, token.count, seed)
+        let h = XXH3_128bits_withSecret(token.baseAddress, token.count, secret, Self.secretSize)
         return Hash(low: h.low64, high: h.high64)
     }
 
-    /// On a hit, copies the entry's decoded header and claims into `scratch`
-    /// (at least `token.count` bytes) and returns what is needed to rebuild
-    /// the verified view; the entry's memory is never lent outside the lock.
-    func lookup(_ token: UnsafeRawBufferPointer, hash: Hash, policy: UInt64, into scratch: UnsafeMutableRawPointer) -> CachedVerification? {
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].lock.withLock { $0.lookup(token, hash: hash, policy: policy, into: scratch) }
+    /// The entry stored under `hash`, if any, as a value: holding it keeps the
+    /// entry's immutable bytes alive even if another thread evicts the slot,
+    /// so the caller compares the token and lends the claims outside the lock.
+    func lookup(hash: Hash, policy: UInt64) -> Entry? {
+        shards[Int(truncatingIfNeeded: hash.low) & shardMask].lock.withLock { $0.lookup(hash: hash, policy: policy) }
     }
 
     func insert(_ token: UnsafeRawBufferPointer, hash: Hash, policy: UInt64, verified: VerifiedToken) {
@@ -89,7 +95,7 @@ public final class VerifiedTokenCache: Sendable {
     }
 }
 
-/// What a hit yields: enough to rebuild a `VerifiedToken` over the scratch copy.
+/// What a hit yields: enough to rebuild a `VerifiedToken` over the entry's bytes.
 struct CachedVerification {
     let algorithm: JWTAlgorithm
     let key: VerificationKey
@@ -99,7 +105,9 @@ struct CachedVerification {
     let kidSpan: JSONSpan?
 }
 
-struct Entry {
+/// One cached verification; immutable but for its LRU stamp (changed only under
+/// its shard's lock), so a reference can be used outside the lock.
+final class Entry: @unchecked Sendable {
     let hash: VerifiedTokenCache.Hash
     let policy: UInt64
     /// token ++ decoded header ++ decoded claims.
@@ -119,8 +127,12 @@ struct Entry {
     }
 
     func holds(_ token: UnsafeRawBufferPointer, _ hash: VerifiedTokenCache.Hash) -> Bool {
-        guard self.hash == hash, tokenCount == token.count else { return false }
-        return bytes.withUnsafeBytes { memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }
+        self.hash == hash && holds(token)
+    }
+
+    /// The full token, byte for byte: the hash only chose the slot.
+    func holds(_ token: UnsafeRawBufferPointer) -> Bool {
+        tokenCount == token.count && bytes.withUnsafeBytes { memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }
     }
 }
 
@@ -140,19 +152,14 @@ struct Shard {
 
     private func home(_ hash: VerifiedTokenCache.Hash) -> Int { Int(truncatingIfNeeded: hash.high % UInt64(slots.count)) }
 
-    mutating func lookup(_ token: UnsafeRawBufferPointer, hash: VerifiedTokenCache.Hash, policy: UInt64,
-                         into scratch: UnsafeMutableRawPointer) -> CachedVerification? {
+    mutating func lookup(hash: VerifiedTokenCache.Hash, policy: UInt64) -> Entry? {
         var i = home(hash)
         for _ in 0..<Self.probeLimit {
-            if slots[i]?.holds(token, hash) == true {
+            if slots[i]?.hash == hash {
                 guard slots[i]!.policy == policy else { return nil }
                 clock += 1
                 slots[i]!.lastUse = clock
-                let result = slots[i]!.result
-                slots[i]!.bytes.withUnsafeBytes { b in
-                    scratch.copyMemory(from: b.baseAddress! + token.count, byteCount: result.headerCount + result.claimsCount)
-                }
-                return result
+                return slots[i]
             }
             i = i + 1 == slots.count ? 0 : i + 1
         }
@@ -170,9 +177,8 @@ struct Shard {
         }
         if slots[victim] == nil { count += 1 }
         clock += 1
-        var e = entry
-        e.lastUse = clock
-        slots[victim] = e
+        entry.lastUse = clock
+        slots[victim] = entry
     }
 
     mutating func remove(_ token: UnsafeRawBufferPointer, hash: VerifiedTokenCache.Hash) {
