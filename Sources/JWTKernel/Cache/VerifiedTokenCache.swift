@@ -1,6 +1,5 @@
 import COpenSSL
 import CXXHash
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -61,10 +60,10 @@ public final class VerifiedTokenCache: Sendable {
     deinit { secret.deallocate() }
 
     /// Entries currently held.
-    public var count: Int { shards.reduce(0) { total, shard in total + shard.lock.withLock { $0.count } } }
+    public var count: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.count } } }
 
     public func removeAll() {
-        for shard in shards { shard.lock.withLock { $0.removeAll() } }
+        for shard in shards { shard.withLock { $0.removeAll() } }
     }
 
     // MARK: Internal (used by JWTVerifier)
@@ -82,16 +81,16 @@ public final class VerifiedTokenCache: Sendable {
     /// entry's immutable bytes alive even if another thread evicts the slot,
     /// so the caller compares the token and lends the claims outside the lock.
     func lookup(hash: Hash, policy: UInt64) -> Entry? {
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].lock.withLock { $0.lookup(hash: hash, policy: policy) }
+        shards[Int(truncatingIfNeeded: hash.low) & shardMask].withLock { $0.lookup(hash: hash, policy: policy) }
     }
 
     func insert(_ token: UnsafeRawBufferPointer, hash: Hash, policy: UInt64, verified: VerifiedToken) {
         let entry = Entry(token: token, hash: hash, policy: policy, verified: verified)
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].lock.withLock { $0.insert(entry) }
+        shards[Int(truncatingIfNeeded: hash.low) & shardMask].withLock { $0.insert(entry) }
     }
 
     func remove(_ token: UnsafeRawBufferPointer, hash: Hash) {
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].lock.withLock { $0.remove(token, hash: hash) }
+        shards[Int(truncatingIfNeeded: hash.low) & shardMask].withLock { $0.remove(token, hash: hash) }
     }
 }
 
@@ -137,9 +136,29 @@ final class Entry: @unchecked Sendable {
 }
 
 /// One lock per shard, each in its own object (and so its own cache lines).
-final class LockedShard: Sendable {
-    let lock: Mutex<Shard>
-    init(_ shard: Shard) { lock = Mutex(shard) }
+/// A pthread mutex rather than `Synchronization.Mutex`: on Linux the latter
+/// locks inside the uninstrumented standard library, which ThreadSanitizer
+/// cannot see, so every access it guards would be reported as a race.
+final class LockedShard: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var shard: Shard
+
+    init(_ shard: Shard) {
+        self.shard = shard
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: (inout Shard) -> R) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&shard)
+    }
 }
 
 struct Shard {

@@ -28,8 +28,15 @@ final class PKeyContextCache {
         for i in entries.indices { Self.free(entries[i]) }
     }
 
-    /// The prepared context for `key` and `alg`, or nil if OpenSSL refuses to build one.
+    /// OpenSSL 3.0 and 3.1 allow repeated one-shot `EVP_DigestVerify` calls on
+    /// one EdDSA context; 3.2 and later refuse the second (openssl#23075), so
+    /// there EdDSA gets a fresh context per call instead.
+    static let reusesEdDSAContexts = OpenSSL_version_num() < 0x3020_0000
+
+    /// The prepared context for `key` and `alg`, or nil if OpenSSL refuses to
+    /// build one or it cannot be reused (then the caller prepares one per call).
     func context(for key: VerificationKey, _ alg: JWTAlgorithm) -> OpaquePointer? {
+        if alg.family == .eddsa, !Self.reusesEdDSAContexts { return nil }
         for i in entries.indices where entries[i].key === key && entries[i].alg == alg {
             return entries[i].ctx
         }
@@ -45,7 +52,7 @@ final class PKeyContextCache {
         return ctx
     }
 
-    private static func make(_ pkey: OpaquePointer, _ alg: JWTAlgorithm) -> OpaquePointer? {
+    static func make(_ pkey: OpaquePointer, _ alg: JWTAlgorithm) -> OpaquePointer? {
         if alg.family == .eddsa {
             guard let md = EVP_MD_CTX_new() else { return nil }
             guard EVP_DigestVerifyInit(md, nil, nil, nil, pkey) == 1 else {
@@ -76,7 +83,9 @@ final class PKeyContextCache {
         return ctx
     }
 
-    private static func free(_ entry: Entry) {
-        if entry.alg.family == .eddsa { EVP_MD_CTX_free(entry.ctx) } else { EVP_PKEY_CTX_free(entry.ctx) }
+    private static func free(_ entry: Entry) { free(entry.ctx, entry.alg) }
+
+    static func free(_ ctx: OpaquePointer, _ alg: JWTAlgorithm) {
+        if alg.family == .eddsa { EVP_MD_CTX_free(ctx) } else { EVP_PKEY_CTX_free(ctx) }
     }
 }

@@ -14,7 +14,18 @@ enum SignatureCheck {
             guard let hmac = key.hmacKey(for: alg) else { return false }
             return hmac.verify(signingInput, tag: signature)
         }
-        guard signature.count == key.signatureLength, let ctx = contexts.context(for: key, alg) else { return false }
+        guard signature.count == key.signatureLength else { return false }
+        if let ctx = contexts.context(for: key, alg) { return verify(alg, ctx, signingInput, signature) }
+        // No reusable context on this OpenSSL: prepare one for this call only.
+        guard let ctx = PKeyContextCache.make(key.pkey!, alg) else { return false }
+        defer { PKeyContextCache.free(ctx, alg) }
+        return verify(alg, ctx, signingInput, signature)
+    }
+
+    private static func verify(
+        _ alg: JWTAlgorithm, _ ctx: OpaquePointer,
+        _ signingInput: UnsafeRawBufferPointer, _ signature: UnsafeRawBufferPointer
+    ) -> Bool {
         let ok: Bool
         switch alg.family {
         case .eddsa:

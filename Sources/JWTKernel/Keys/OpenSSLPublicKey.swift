@@ -59,10 +59,9 @@ enum OpenSSLPublicKey {
     static func fromCertificateDER(_ der: [UInt8]) throws(KeyError) -> OpaquePointer {
         try der.withUnsafeBufferPointer { buf in Result { () throws(KeyError) -> OpaquePointer in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
-            guard let cert = d2i_X509(nil, &p, buf.count), p == buf.baseAddress! + buf.count else {
-                throw KeyError("certificate is not valid DER")
-            }
+            guard let cert = d2i_X509(nil, &p, buf.count) else { throw KeyError("certificate is not valid DER") }
             defer { X509_free(cert) }
+            guard p == buf.baseAddress! + buf.count else { throw KeyError("certificate has trailing bytes after its DER") }
             guard let pkey = X509_get_pubkey(cert) else { throw KeyError("certificate has no usable public key") }
             return pkey
         } }.get()
@@ -72,8 +71,12 @@ enum OpenSSLPublicKey {
     static func fromSPKI(_ der: [UInt8]) throws(KeyError) -> OpaquePointer {
         try der.withUnsafeBufferPointer { buf in Result { () throws(KeyError) -> OpaquePointer in
             var p: UnsafePointer<UInt8>? = buf.baseAddress
-            guard let pkey = d2i_PUBKEY(nil, &p, buf.count), p == buf.baseAddress! + buf.count else {
+            guard let pkey = d2i_PUBKEY(nil, &p, buf.count) else {
                 throw KeyError("public key is not a valid DER SubjectPublicKeyInfo")
+            }
+            guard p == buf.baseAddress! + buf.count else {
+                EVP_PKEY_free(pkey)
+                throw KeyError("public key has trailing bytes after its DER")
             }
             return pkey
         } }.get()
