@@ -1,13 +1,11 @@
 # jwt-kernel: every target installs the Debian packages it needs first.
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev pkg-config
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test demo bench bench-smoke fuzz sanitize clean
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; fi
+	@./scripts/apt-deps.sh $(APT_PACKAGES)
 
 build: deps
 	swift build -c release --product jwtk

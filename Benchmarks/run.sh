@@ -14,19 +14,10 @@ for a in "$@"; do
     prev="$a"
 done
 
-sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
-apt_install() {
-    [ -n "${apt_updated:-}" ] || { $sudo apt-get update -qq; apt_updated=1; }
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
-need=()
-for p in libssl-dev libxxhash-dev libjwt-dev pkg-config; do
-    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
-done
-((${#need[@]} == 0)) || apt_install "${need[@]}"
+"$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libjwt-dev pkg-config
 if [ $smoke = 0 ] && ! python3 -c 'import matplotlib' 2>/dev/null; then
     # pip for a pyenv/venv Python; Debian's package where the system Python refuses pip (PEP 668).
-    python3 -m pip install -q matplotlib 2>/dev/null || apt_install python3-matplotlib
+    python3 -m pip install -q matplotlib 2>/dev/null || "$root/scripts/apt-deps.sh" python3-matplotlib
 fi
 
 swift build -c release --package-path "$here" --product jwtk-compare

@@ -23,15 +23,7 @@ HARNESSES=${FUZZ_HARNESSES:-"FuzzVerify FuzzJSON FuzzBase64URL FuzzJWKS"}
 JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # System packages the build needs; install only what is missing.
-missing=""
-for p in libssl-dev libxxhash-dev pkg-config; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-    echo "fuzz.sh: installing$missing"
-    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $missing >/dev/null
-fi
+"$ROOT/scripts/apt-deps.sh" libssl-dev libxxhash-dev pkg-config
 
 # Why the extra -Xswiftc: SwiftPM passes `-sanitize=address -sanitize=fuzzer` to swiftc, and the
 # driver keeps only the LAST -sanitize= option, so Swift code gets coverage but no ASan

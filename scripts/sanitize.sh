@@ -18,15 +18,7 @@ cd "$ROOT"
 ITER=${STRESS_ITERATIONS:-3000}
 THREADS=${STRESS_THREADS:-4}
 
-missing=""
-for p in libssl-dev libxxhash-dev pkg-config; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-    echo "sanitize.sh: installing$missing"
-    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $missing >/dev/null
-fi
+"$ROOT/scripts/apt-deps.sh" libssl-dev libxxhash-dev pkg-config
 
 export SWIFT_BACKTRACE=enable=no   # let the sanitizer, not Swift's crash handler, report
 # TSan keeps going after a report so one run shows them all (the exit code still fails).
