@@ -111,7 +111,9 @@ enum OpenSSLPublicKey {
             var name = [CChar](repeating: 0, count: 64)
             var len = 0
             guard EVP_PKEY_get_group_name(pkey, &name, name.count, &len) == 1,
-                  let curve = EllipticCurve.allCases.first(where: { $0.openSSLGroupName == String(cString: name) })
+                  let curve = EllipticCurve.allCases.first(where: {
+                      $0.openSSLGroupName == String(decoding: name.prefix(len).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                  })
             else { throw KeyError("EC key on a curve JWS does not use") }
             try checkPublicKey(pkey)
             return .ec(curve)
