@@ -86,7 +86,7 @@ enum JSONTestKit {
     }
 
     /// A LOCPATH directory holding de_DE.UTF-8, compiled once per test run.
-    nonisolated(unsafe) static let compiledLocaleDirectory: String? = {
+    static let compiledLocaleDirectory: String? = {
         let localedef = "/usr/bin/localedef"
         guard FileManager.default.isExecutableFile(atPath: localedef),
               FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/de_DE") else { return nil }

@@ -9,11 +9,9 @@ enum ECDSASignature {
     static func withDER<R>(rawSignature raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxDERLength) { out in
             let half = raw.count / 2
-            var n = 0
             // Leave room for the SEQUENCE header; its length is known only at the end.
             var contentStart = 3
-            n = contentStart
-            n = appendInteger(raw[0..<half], into: out, at: n)
+            var n = appendInteger(raw[0..<half], into: out, at: contentStart)
             n = appendInteger(raw[half..<raw.count], into: out, at: n)
             let contentLength = n - contentStart
             if contentLength < 0x80 {

@@ -38,10 +38,13 @@ public final class JWTVerifier: Sendable {
 
     /// Verifies a JWT and returns an owning copy of the result.
     public func verify(_ token: String) throws(JWTError) -> VerifiedJWT {
+        try Self.withBytes(token) { (bytes) throws(JWTError) in try verify(bytes) { $0.copy() } }
+    }
+
+    /// A String's UTF-8 in place (native strings are not copied), keeping the typed error.
+    static func withBytes<R>(_ token: String, _ body: (UnsafeRawBufferPointer) throws(JWTError) -> R) throws(JWTError) -> R {
         var token = token
-        return try token.withUTF8 { utf8 in
-            Result { () throws(JWTError) in try verify(UnsafeRawBufferPointer(utf8)) { $0.copy() } }
-        }.get()
+        return try token.withUTF8 { utf8 in Result { () throws(JWTError) in try body(UnsafeRawBufferPointer(utf8)) } }.get()
     }
 
     /// Verifies a JWT given as bytes and lends the result to `body` without
@@ -107,18 +110,15 @@ public final class JWTVerifier: Sendable {
     /// Verifies the signature only: header, algorithm, key and signature.
     /// Claims are not read, so no time or audience checks happen here.
     public func verifyJWS(_ token: String) throws(JWTError) -> VerifiedJWS {
-        var token = token
-        return try token.withUTF8 { utf8 in
-            Result { () throws(JWTError) -> VerifiedJWS in
-                try withVerifiedSignature(UnsafeRawBufferPointer(utf8)) { (parts) throws(JWTError) -> VerifiedJWS in
-                    let kid = parts.header.kid.map {
-                        JSONString.string($0, in: parts.headerJSON.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                    }
-                    return VerifiedJWS(algorithm: parts.header.alg, kid: kid, key: parts.key,
-                                       header: Array(parts.headerJSON), payload: Array(parts.payload))
+        try Self.withBytes(token) { (bytes) throws(JWTError) -> VerifiedJWS in
+            try withVerifiedSignature(bytes) { (parts) throws(JWTError) -> VerifiedJWS in
+                let kid = parts.header.kid.map {
+                    JSONString.string($0, in: parts.headerJSON.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 }
+                return VerifiedJWS(algorithm: parts.header.alg, kid: kid, key: parts.key,
+                                   header: Array(parts.headerJSON), payload: Array(parts.payload))
             }
-        }.get()
+        }
     }
 
     struct SignedParts {
