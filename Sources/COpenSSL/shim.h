@@ -18,4 +18,13 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+
+/* Compound macros Swift cannot import, passed through as functions so that no
+   OpenSSL constant is ever retyped by hand on the Swift side. */
+static inline int jwtk_evp_pkey_public_key_selection(void) { return EVP_PKEY_PUBLIC_KEY; }
+static inline const char *jwtk_ossl_pkey_param_rsa_n(void) { return OSSL_PKEY_PARAM_RSA_N; }
+static inline const char *jwtk_ossl_pkey_param_rsa_e(void) { return OSSL_PKEY_PARAM_RSA_E; }
+static inline const char *jwtk_ossl_pkey_param_group_name(void) { return OSSL_PKEY_PARAM_GROUP_NAME; }
+static inline const char *jwtk_ossl_pkey_param_pub_key(void) { return OSSL_PKEY_PARAM_PUB_KEY; }
+static inline unsigned long jwtk_openssl_version_number(void) { return OPENSSL_VERSION_NUMBER; }
 #endif

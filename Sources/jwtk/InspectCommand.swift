@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import Glibc
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 /// The one-line JSON result the `verify` contract promises per token.
 enum ResultLine {
@@ -21,7 +21,7 @@ enum ResultLine {
     }
 
     static func failure(_ error: JWTError) -> [UInt8] {
-        var text = "{\"valid\":false,\"error\":\"\(error.code.rawValue)\",\"message\":"
+        var text = "{\"valid\":false,\"error\":\"\(error.code.name)\",\"message\":"
         JSONValue.writeString(error.message, to: &text)
         text += "}"
         return Array(text.utf8)

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Exit status 2 for usage and configuration errors, with a message on stderr
 /// that names what is wrong, and nothing on stdout.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Runs the built `jwtk` executable. The test target does not depend on it, so
 /// it is looked for next to the test bundle (where `swift build` puts it);

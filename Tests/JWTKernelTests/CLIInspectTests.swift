@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// `jwtk inspect TOKEN` prints the header and claims, marked NOT verified.
 final class CLIInspectTests: XCTestCase {

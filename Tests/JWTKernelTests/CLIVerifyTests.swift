@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// The `jwtk verify` contract:
 ///   one JSON object per token per line on stdout, in input order;

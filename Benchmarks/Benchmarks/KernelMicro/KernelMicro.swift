@@ -4,7 +4,7 @@
 // without peakMemoryResident/cpuTotal, which inflate them.
 import Benchmark
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 let fixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,4 @@
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 /// jwt-kernel as a deployment would set it up: the IdP's JWKS for the asymmetric
 /// algorithms and the service's own secret for HS256, one verifier per trust source

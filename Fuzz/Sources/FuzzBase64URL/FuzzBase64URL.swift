@@ -8,7 +8,7 @@
 //   3. For the input as raw bytes b: decode(encode(b)) == b and the encoded length is exact.
 import Foundation
 import FuzzSupport
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBase64URL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

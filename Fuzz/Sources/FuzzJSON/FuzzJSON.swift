@@ -12,7 +12,7 @@
 //      quote or control byte and decodes to valid UTF-8 (checks the 8-bytes-at-a-time scan);
 //      accepted names are distinct.
 import FuzzSupport
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -8,7 +8,7 @@
 // public key; loading is deterministic; the fixture tokens verify against it without crashing
 // and only with a key that allows the token's alg.
 import FuzzSupport
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 let fixtureTokens = (FuzzFixtures.validTokens + [FuzzFixtures.expiredToken, FuzzFixtures.ambiguousToken]).map { Array($0.utf8) }
 

@@ -1,6 +1,6 @@
 import CFuzzCrypto
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 // MARK: - Invariant failures
 

@@ -26,7 +26,7 @@
 import Glibc
 #endif
 import FuzzSupport
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 let now = FuzzFixtures.now
 let defaultPolicy = ClaimsPolicy()

@@ -14,7 +14,7 @@
 import Glibc
 #endif
 import FuzzSupport
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 final class Shared: @unchecked Sendable {
     let verifier: JWTVerifier

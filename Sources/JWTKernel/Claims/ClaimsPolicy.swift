@@ -11,8 +11,9 @@ public struct ClaimsPolicy: Sendable {
     /// Seconds of clock skew tolerated on `exp`, `nbf` and `iat`.
     public var leeway: Int64 = 60
     public var requireExpiration = true
-    /// Reject tokens whose `iat` lies in the future (beyond the leeway).
-    public var rejectIssuedInFuture = false
+    /// Reject tokens whose `iat` lies in the future beyond the leeway (`issued_in_future`), as
+    /// Google's libraries, PyJWT and joserfc do: a token cannot have been issued after now.
+    public var rejectIssuedInFuture = true
     /// Reject tokens issued longer ago than this many seconds (requires `iat`).
     public var maxAge: Int64?
     /// Claims that must be present, whatever their value.
@@ -28,7 +29,7 @@ public struct ClaimsPolicy: Sendable {
         audiences: [String] = [],
         leeway: Int64 = 60,
         requireExpiration: Bool = true,
-        rejectIssuedInFuture: Bool = false,
+        rejectIssuedInFuture: Bool = true,
         maxAge: Int64? = nil,
         requiredClaims: [String] = [],
         expectedType: String? = nil,

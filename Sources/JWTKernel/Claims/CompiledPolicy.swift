@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CXXHash
+internal import CXXHash
 
 /// A `ClaimsPolicy` turned into bytes once, so each check on the hot path is
 /// a comparison against prepared data rather than a String conversion.
@@ -83,7 +83,7 @@ struct CompiledPolicy: Sendable {
             throw JWTError(.notYetValid, "token is not valid yet (nbf)")
         }
         if rejectIssuedInFuture, let iat = c.iat, t + leeway < iat {
-            throw JWTError(.notYetValid, "token was issued in the future (iat)")
+            throw JWTError(.issuedInFuture, "token was issued in the future (iat)")
         }
         if let maxAge {
             guard let iat = c.iat else { throw JWTError(.missingClaim, "iat is required for a maximum age") }

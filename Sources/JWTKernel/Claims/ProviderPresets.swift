@@ -18,7 +18,7 @@ extension ClaimsPolicy {
     /// Firebase Auth ID tokens: issuer and audience are both derived from the project ID.
     public static func firebase(projectID: String) -> ClaimsPolicy {
         ClaimsPolicy(algorithms: AlgorithmSet([.rs256]), issuers: ["https://securetoken.google.com/\(projectID)"],
-                     audiences: [projectID], rejectIssuedInFuture: true, requiredClaims: ["sub", "iat", "auth_time"])
+                     audiences: [projectID], requiredClaims: ["sub", "iat", "auth_time"])
     }
 
     /// Facebook Limited Login tokens; both issuer spellings have been seen.

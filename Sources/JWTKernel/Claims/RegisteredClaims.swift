@@ -2,6 +2,7 @@
 /// policy checks sit in a claims set, read in one pass. Types are enforced
 /// here, whether or not the policy looks at the value: a claim of the wrong
 /// JSON type is an error, never silently skipped.
+@_spi(Internals)
 public struct RegisteredClaims: Sendable {
     public var iss: JSONSpan?
     public var sub: JSONSpan?

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Message digests fetched once. `EVP_sha256()` and friends make OpenSSL 3
 /// fetch the implementation again on every init; a pre-fetched `EVP_MD` does not.

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// An HMAC key with its inner and outer hash states precomputed (RFC 2104):
 /// each verification copies two small structs and hashes the message once,

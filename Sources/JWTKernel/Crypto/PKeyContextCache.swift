@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// Per-thread OpenSSL verification contexts, prepared once per (key, alg).
 ///
@@ -7,11 +7,11 @@ import COpenSSL
 /// prepared context the per-token work is the hash and the public-key
 /// operation. Contexts are not thread-safe, hence one cache per thread
 /// (owned by `ThreadScratch`). Entries hold a strong reference to their key,
-/// so an entry can never outlive the `EVP_PKEY` it was built for; the cache
+/// so an entry can never outlive the `EVP_PKEY` it was built for (`OpenSSLPublicKey` frees it only when the last reference goes); the cache
 /// is small and evicts round-robin, so retired keys are released eventually.
 final class PKeyContextCache {
     private struct Entry {
-        let key: VerificationKey
+        let key: OpenSSLPublicKey
         let alg: JWTAlgorithm
         /// `EVP_PKEY_CTX` after `EVP_PKEY_verify_init` (RSA, ECDSA) or
         /// `EVP_MD_CTX` after `EVP_DigestVerifyInit` (EdDSA, which has no prehash).
@@ -35,12 +35,12 @@ final class PKeyContextCache {
 
     /// The prepared context for `key` and `alg`, or nil if OpenSSL refuses to
     /// build one or it cannot be reused (then the caller prepares one per call).
-    func context(for key: VerificationKey, _ alg: JWTAlgorithm) -> OpaquePointer? {
+    func context(for key: OpenSSLPublicKey, _ alg: JWTAlgorithm) -> OpaquePointer? {
         if alg.family == .eddsa, !Self.reusesEdDSAContexts { return nil }
         for i in entries.indices where entries[i].key === key && entries[i].alg == alg {
             return entries[i].ctx
         }
-        guard let ctx = Self.make(key.pkey!, alg) else { return nil }
+        guard let ctx = Self.make(key.pkey, alg) else { return nil }
         let entry = Entry(key: key, alg: alg, ctx: ctx)
         if entries.count < Self.capacity {
             entries.append(entry)

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// SHA-2 through OpenSSL's low-level API on caller-owned state: a context is
 /// a plain value, so hashing needs no allocation and no provider lookup, and

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// The cryptographic step: does `signature` over `signingInput` verify under
 /// `key` with `alg`? The caller has already established that `key` may
@@ -9,15 +9,20 @@ enum SignatureCheck {
         signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
         contexts: PKeyContextCache
     ) -> Bool {
-        if alg.family == .hmac {
+        let publicKey: OpenSSLPublicKey
+        switch key.material {
+        case .secret(let secret):
             // Truncated tags are refused: the tag is the full hash output (RFC 7518 §3.2).
-            guard let hmac = key.hmacKey(for: alg) else { return false }
+            guard let hmac = secret.key(for: alg) else { return false }
             return hmac.verify(signingInput, tag: signature)
+        case .publicKey(let pk):
+            guard alg.family != .hmac else { return false }
+            publicKey = pk
         }
         guard signature.count == key.signatureLength else { return false }
-        if let ctx = contexts.context(for: key, alg) { return verify(alg, ctx, signingInput, signature) }
+        if let ctx = contexts.context(for: publicKey, alg) { return verify(alg, ctx, signingInput, signature) }
         // No reusable context on this OpenSSL: prepare one for this call only.
-        guard let ctx = PKeyContextCache.make(key.pkey!, alg) else { return false }
+        guard let ctx = PKeyContextCache.make(publicKey.pkey, alg) else { return false }
         defer { PKeyContextCache.free(ctx, alg) }
         return verify(alg, ctx, signingInput, signature)
     }

@@ -6,7 +6,7 @@
 /// can never carry the same signed bytes.
 public enum Base64URL {
     /// Bytes produced by decoding `count` characters, or nil for an impossible length.
-    @inlinable
+    @_spi(Internals) @inlinable
     public static func decodedCount(_ count: Int) -> Int? {
         switch count & 3 {
         case 0: return count / 4 * 3
@@ -18,6 +18,7 @@ public enum Base64URL {
 
     /// Decodes `src` into `dst`, which must hold `decodedCount(src.count)` bytes.
     /// Returns the number of bytes written, or nil if `src` is not canonical base64url.
+    @_spi(Internals)
     public static func decode(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer) -> Int? {
         guard let outCount = decodedCount(src.count) else { return nil }
         if src.isEmpty { return 0 }
@@ -60,7 +61,10 @@ public enum Base64URL {
 
     /// Convenience for cold paths (key loading, tests): decodes into a new array.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let src = Array(text.utf8)
+        decode(Array(text.utf8))
+    }
+
+    static func decode(_ src: [UInt8]) -> [UInt8]? {
         guard let n = decodedCount(src.count) else { return nil }
         if n == 0 { return [] }
         var out = [UInt8](repeating: 0, count: n)

@@ -5,6 +5,7 @@
 /// of building objects, so the hot path reads a header or claims set without
 /// allocating. Strictness is a security property: any input two parsers could
 /// read differently is refused rather than guessed at.
+@_spi(Internals)
 public struct JSONParser {
     public static let defaultMaxDepth = 32
 

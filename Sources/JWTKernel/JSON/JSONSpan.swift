@@ -1,11 +1,7 @@
-/// The JSON type of a validated value.
-public enum JSONKind: UInt8, Sendable {
-    case object, array, string, number, `true`, `false`, null
-}
-
 /// Where a validated JSON value sits in its buffer. For strings, `start..<end`
 /// is the content between the quotes, still escaped when `escaped` is true.
 /// For every other kind it is the value's full text.
+@_spi(Internals)
 public struct JSONSpan: Sendable, Equatable {
     public var start: Int
     public var end: Int

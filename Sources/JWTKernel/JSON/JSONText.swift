@@ -1,4 +1,5 @@
 /// Byte-level transformations of validated JSON text.
+@_spi(Internals)
 public enum JSONText {
     /// Removes insignificant whitespace, keeping everything else byte for byte.
     /// Safe on any validated document: strings cannot contain raw control

@@ -14,7 +14,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         public var value: JSONValue
     }
 
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth) throws(JWTError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 32) throws(JWTError) -> JSONValue {
         let copy = Array(bytes)
         return try copy.withUnsafeBytes { raw in
             Result { () throws(JWTError) -> JSONValue in
@@ -115,6 +115,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// Writes `s` as a JSON string literal, escaping what RFC 8259 requires.
+    @_spi(Internals)
     public static func writeString(_ s: String, to out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {

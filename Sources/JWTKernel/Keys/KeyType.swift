@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// What a verification key is, as far as algorithm fitting is concerned.
 public enum KeyType: Sendable, Equatable, CustomStringConvertible {
     case rsa(bits: Int)
@@ -29,53 +27,3 @@ public enum KeyType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
-
-public enum EllipticCurve: String, Sendable, CaseIterable {
-    case p256 = "P-256", p384 = "P-384", p521 = "P-521", secp256k1
-
-    /// The only JWS algorithm defined for the curve (RFC 7518 §3.4, RFC 8812).
-    var algorithm: JWTAlgorithm {
-        switch self {
-        case .p256: .es256
-        case .p384: .es384
-        case .p521: .es512
-        case .secp256k1: .es256k
-        }
-    }
-
-    /// Bytes per coordinate, which is also the length of `r` and `s` in a JWS signature.
-    var coordinateLength: Int {
-        switch self {
-        case .p256, .secp256k1: 32
-        case .p384: 48
-        case .p521: 66
-        }
-    }
-
-    var openSSLGroupName: String {
-        switch self {
-        case .p256: "prime256v1"
-        case .p384: "secp384r1"
-        case .p521: "secp521r1"
-        case .secp256k1: "secp256k1"
-        }
-    }
-
-    init?(nid: Int32) {
-        switch nid {
-        case NID_X9_62_prime256v1: self = .p256
-        case NID_secp384r1: self = .p384
-        case NID_secp521r1: self = .p521
-        case NID_secp256k1: self = .secp256k1
-        default: return nil
-        }
-    }
-}
-
-public enum EdwardsCurve: String, Sendable {
-    case ed25519 = "Ed25519", ed448 = "Ed448"
-
-    var publicKeyLength: Int { self == .ed25519 ? 32 : 57 }
-    var signatureLength: Int { self == .ed25519 ? 64 : 114 }
-}
-

@@ -9,7 +9,7 @@ struct JOSEHeader {
     /// `x5c`) are never read: keys come only from the trusted key set.
     static func parse(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
         let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var alg: JSONSpan?, kid: JSONSpan?, typ: JSONSpan?, crit: JSONSpan?
+        var alg: JSONSpan?, kid: JSONSpan?, typ: JSONSpan?, crit: JSONSpan?, b64: JSONSpan?
         var parser = JSONParser(header)
         try parser.forEachTopLevelMember { (name, value) throws(JWTError) in
             if JSONString.equals(name, in: bytes, "alg") {
@@ -23,6 +23,8 @@ struct JOSEHeader {
                 typ = value
             } else if JSONString.equals(name, in: bytes, "crit") {
                 crit = value
+            } else if JSONString.equals(name, in: bytes, "b64") {
+                b64 = value
             }
         }
         guard let alg else { throw JWTError(.malformed, "header has no alg") }
@@ -34,6 +36,8 @@ struct JOSEHeader {
         // extensions the recipient implements. This kernel implements none, so
         // any crit is refused; a malformed one is refused just the same.
         if crit != nil { throw JWTError(.critUnsupported, "header crit names an extension the kernel does not implement") }
+        // RFC 7797 §7: a JWT never uses the unencoded payload option, with or without crit.
+        if let b64, b64.kind != .true { throw JWTError(.malformed, "header b64 is not true (RFC 7797 is not for JWTs)") }
         return JOSEHeader(alg: algorithm, kid: kid, typ: typ)
     }
 }

@@ -7,7 +7,8 @@ public struct VerifiedToken {
     public let header: UnsafeRawBufferPointer
     /// The decoded claims JSON, exactly as signed.
     public let claimsJSON: UnsafeRawBufferPointer
-    public let claims: RegisteredClaims
+    /// Where the registered claims sit in `claimsJSON` (for the CLI, benchmarks and the C library).
+    @_spi(Internals) public let claims: RegisteredClaims
     let kidSpan: JSONSpan?
 
     private func string(_ span: JSONSpan?, in buffer: UnsafeRawBufferPointer) -> String? {
@@ -19,6 +20,11 @@ public struct VerifiedToken {
     public var subject: String? { string(claims.sub, in: claimsJSON) }
     public var nonce: String? { string(claims.nonce, in: claimsJSON) }
     public var authorizedParty: String? { string(claims.azp, in: claimsJSON) }
+    public var jwtID: String? { string(claims.jti, in: claimsJSON) }
+    /// `exp`, `nbf`, `iat` as NumericDate seconds (fractions allowed by RFC 7519 §2).
+    public var expiresAt: Double? { claims.exp }
+    public var notBefore: Double? { claims.nbf }
+    public var issuedAt: Double? { claims.iat }
 
     public var audiences: [String] {
         guard let aud = claims.aud else { return [] }
@@ -36,38 +42,6 @@ public struct VerifiedToken {
             header: Array(header), claimsJSON: Array(claimsJSON),
             issuer: issuer, subject: subject, audiences: audiences,
             expiresAt: claims.exp, notBefore: claims.nbf, issuedAt: claims.iat,
-            nonce: nonce, authorizedParty: authorizedParty)
+            nonce: nonce, authorizedParty: authorizedParty, jwtID: jwtID)
     }
-}
-
-/// A verified token that owns its data.
-public struct VerifiedJWT: Sendable {
-    public let algorithm: JWTAlgorithm
-    public let kid: String?
-    public let key: VerificationKey
-    public let header: [UInt8]
-    /// The claims JSON exactly as signed; `claims` parses it for arbitrary members.
-    public let claimsJSON: [UInt8]
-    public let issuer: String?
-    public let subject: String?
-    public let audiences: [String]
-    public let expiresAt: Double?
-    public let notBefore: Double?
-    public let issuedAt: Double?
-    public let nonce: String?
-    public let authorizedParty: String?
-
-    /// All claims as a JSON tree (they were validated strictly before).
-    public var claims: JSONValue { (try? JSONValue.parse(claimsJSON)) ?? .object([]) }
-
-    public subscript(claim name: String) -> JSONValue? { claims[name] }
-}
-
-/// A verified JWS whose payload need not be JSON (RFC 7515 without RFC 7519).
-public struct VerifiedJWS: Sendable {
-    public let algorithm: JWTAlgorithm
-    public let kid: String?
-    public let key: VerificationKey
-    public let header: [UInt8]
-    public let payload: [UInt8]
 }

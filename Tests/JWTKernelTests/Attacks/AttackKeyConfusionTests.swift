@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Algorithm confusion (RFC 8725 §2.1, §3.1): an HMAC tag keyed with bytes of
 /// a public key the verifier trusts must never verify, however the trusted key

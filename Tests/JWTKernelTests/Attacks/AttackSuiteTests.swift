@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// RFC 8725 attack suite: every case in Fixtures/attacks/tokens.json must end
 /// exactly as the generator says. A false accept (an attack that verifies) and
@@ -11,7 +11,7 @@ final class AttackSuiteTests: XCTestCase {
         XCTAssertEqual(cases.count, AttackFixtures.expectedCaseCount, "tokens.json case count")
         XCTAssertEqual(cases.filter(\.expect_valid).count, AttackFixtures.expectedValidCount, "positive controls")
         XCTAssertEqual(Set(cases.map(\.name)).count, cases.count, "case names are unique")
-        let codes = Set(JWTErrorCode.allCases.map(\.rawValue))
+        let codes = Set(JWTErrorCode.allCases.map(\.name))
         for c in cases {
             XCTAssertTrue(c.jwks == "public" || c.jwks == "hmac", c.name)
             XCTAssertEqual(c.expect_valid, c.expect_error == nil, "\(c.name): valid iff no expected error")
@@ -93,7 +93,7 @@ final class AttackSuiteTests: XCTestCase {
         for c in cases {
             let verifier = factory.verifier(for: c)
             var token = c.token
-            let viaCheck = token.withUTF8 { verifier.check(UnsafeRawBufferPointer($0)) }?.code.rawValue
+            let viaCheck = token.withUTF8 { verifier.check(UnsafeRawBufferPointer($0)) }?.code.name
             XCTAssertEqual(viaCheck, AttackFixtures.outcome(verifier, c.token), c.name)
         }
     }
@@ -108,7 +108,7 @@ final class AttackSuiteTests: XCTestCase {
         for c in cases {
             let verifier = factory.verifier(for: c)
             let jws: String?
-            do { _ = try verifier.verifyJWS(c.token); jws = nil } catch { jws = error.code.rawValue }
+            do { _ = try verifier.verifyJWS(c.token); jws = nil } catch { jws = error.code.name }
             if c.expect_valid {
                 XCTAssertNil(jws, "\(c.name): a valid JWT must be a valid JWS")
             } else if let expected = c.expect_error, signatureStage.contains(expected), c.accept_errors == nil {

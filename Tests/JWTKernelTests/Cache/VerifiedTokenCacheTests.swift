@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 final class VerifiedTokenCacheTests: XCTestCase {
     let minter = HS256Minter(secret: Array("0123456789abcdef0123456789abcdef".utf8), kid: "k1")

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Claims policy semantics, at their exact boundaries. Tokens are HS256,
 /// minted here over exactly the JSON text each test gives.
@@ -24,7 +24,7 @@ final class ClaimsPolicyTests: XCTestCase {
     func assertValid(_ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil,
                      file: StaticString = #filePath, line: UInt = #line) {
         let got = outcome(claims, header: header, policy, at: time)
-        XCTAssertNil(got, "expected valid: \(claims) -> \(got.map(\.rawValue) ?? "")", file: file, line: line)
+        XCTAssertNil(got, "expected valid: \(claims) -> \(got.map(\.name) ?? "")", file: file, line: line)
     }
 
     func assertRejected(_ expected: JWTErrorCode, _ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil,
@@ -32,7 +32,7 @@ final class ClaimsPolicyTests: XCTestCase {
         XCTAssertEqual(outcome(claims, header: header, policy, at: time), expected, claims, file: file, line: line)
     }
 
-    func policy(leeway: Int64 = 0, requireExpiration: Bool = true, rejectIssuedInFuture: Bool = false, maxAge: Int64? = nil,
+    func policy(leeway: Int64 = 0, requireExpiration: Bool = true, rejectIssuedInFuture: Bool = true, maxAge: Int64? = nil,
                 issuers: [String] = [], audiences: [String] = [], requiredClaims: [String] = [],
                 expectedType: String? = nil, expectedNonce: String? = nil) -> ClaimsPolicy {
         ClaimsPolicy(issuers: issuers, audiences: audiences, leeway: leeway, requireExpiration: requireExpiration,
@@ -48,7 +48,7 @@ final class ClaimsPolicyTests: XCTestCase {
         let p = ClaimsPolicy()
         XCTAssertEqual(p.leeway, 60)
         XCTAssertTrue(p.requireExpiration)
-        XCTAssertFalse(p.rejectIssuedInFuture)
+        XCTAssertTrue(p.rejectIssuedInFuture)
         XCTAssertNil(p.maxAge)
         XCTAssertEqual(p.issuers, [])
         XCTAssertEqual(p.audiences, [])
@@ -58,6 +58,9 @@ final class ClaimsPolicyTests: XCTestCase {
         XCTAssertEqual(p.algorithms, .all)
         assertRejected(.missingClaim, "{}", p)
         assertValid("{\(exp)}", p)
+        // iat is compared with the clock by default (60 s leeway).
+        assertValid("{\(exp),\"iat\":\(now + 60)}", p)
+        assertRejected(.issuedInFuture, "{\(exp),\"iat\":\(now + 61)}", p)
     }
 
     // MARK: exp
@@ -146,17 +149,18 @@ final class ClaimsPolicyTests: XCTestCase {
 
     // MARK: iat
 
-    func testIatInFutureIsAcceptedUnlessAsked() {
-        assertValid("{\(exp),\"iat\":\(now + 1000)}", policy(leeway: 0))
+    func testIatInFutureIsAcceptedWhenTheCheckIsTurnedOff() {
+        assertValid("{\(exp),\"iat\":\(now + 1000)}", policy(leeway: 0, rejectIssuedInFuture: false))
+        assertRejected(.issuedInFuture, "{\(exp),\"iat\":\(now + 1000)}", policy(leeway: 0))
     }
 
     func testIatInFutureBoundary() {
         let p = policy(leeway: 0, rejectIssuedInFuture: true)
         assertValid("{\(exp),\"iat\":\(now)}", p)
-        assertRejected(.notYetValid, "{\(exp),\"iat\":\(now + 1)}", p)
+        assertRejected(.issuedInFuture, "{\(exp),\"iat\":\(now + 1)}", p)
         let q = policy(leeway: 10, rejectIssuedInFuture: true)
         assertValid("{\(exp),\"iat\":\(now + 10)}", q)
-        assertRejected(.notYetValid, "{\(exp),\"iat\":\(now + 11)}", q)
+        assertRejected(.issuedInFuture, "{\(exp),\"iat\":\(now + 11)}", q)
         assertValid("{\(exp)}", q, at: now)   // no iat: nothing to check
     }
 

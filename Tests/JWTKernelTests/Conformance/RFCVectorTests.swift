@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// The compact-serialization signature examples of RFC 7515 Appendix A,
 /// RFC 8037 Appendix A and RFC 7520 Section 4, verified with the RFCs'

@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof ECDSA vectors in IEEE P1363 form (fixed-length `r || s`),
 /// which is exactly the JWS encoding (RFC 7518 §3.4, RFC 8812 for ES256K).

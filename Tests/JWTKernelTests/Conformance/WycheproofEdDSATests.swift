@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof EdDSA vectors (RFC 8032 pure Ed25519 and Ed448, as RFC 8037
 /// uses them). Each vector is verified under the fully-specified name

@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof HMAC-SHA-2 vectors, run as HS256 / HS384 / HS512.
 ///

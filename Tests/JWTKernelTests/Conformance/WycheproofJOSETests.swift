@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof `json_web_signature` and `json_web_key` vectors, run through
 /// the public API as an application would: the group's key (the public JWK
@@ -88,7 +88,7 @@ final class WycheproofJOSETests: XCTestCase {
     /// The key set a verifier would be configured with for this group.
     private static func keySet(_ group: WycheproofGroup) -> Result<JWKSet, KeyError> {
         guard let json = group.fields["public"] ?? group.fields["private"] else {
-            return .failure(KeyError("group \(group.index) has no key"))
+            return .failure(KeyError(.notAKeySet, "group \(group.index) has no key"))
         }
         return Result { () throws(KeyError) in try JWKSet(json: Wycheproof.jsonBytes(json)) }
     }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof RSASSA-PKCS1-v1_5 (RS256/384/512) and RSASSA-PSS (PS256/384/512)
 /// vectors. Keys come from the group's DER SubjectPublicKeyInfo and are

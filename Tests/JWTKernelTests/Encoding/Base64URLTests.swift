@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 final class Base64URLTests: XCTestCase {
     func testRoundTripsEveryLength() {

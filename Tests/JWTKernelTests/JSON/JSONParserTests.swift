@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Helpers over the span-based parser: it reads bytes it does not own, so every
 /// call happens inside `withUnsafeBytes`.

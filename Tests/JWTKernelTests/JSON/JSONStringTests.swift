@@ -1,5 +1,5 @@
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// String validation (UTF-8, escapes, surrogates) in `JSONParser`, and the
 /// decoding, comparison and hashing of validated strings in `JSONString`.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// `JSONValue` (the tree for cold paths) and `JSONText.compact`.
 final class JSONValueTests: XCTestCase {

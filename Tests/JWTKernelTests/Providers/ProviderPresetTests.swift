@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Each provider preset accepts that provider's real tokens (with its real
 /// audience) and rejects them under another provider's preset or audience.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Saved copies of providers' published key sets (Fixtures/jwks-snapshots),
 /// and the other forms providers publish keys in: the `{kid: PEM certificate}`

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Real ID tokens signed by real identity providers (Fixtures/real-tokens,
 /// copied from the project's shared data; see its README). Each folder holds

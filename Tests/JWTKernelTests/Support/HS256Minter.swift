@@ -1,6 +1,6 @@
 import COpenSSL
 import Foundation
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Mints HS256 tokens inside tests with OpenSSL's one-shot `HMAC()` — an
 /// implementation independent of the kernel's own precomputed-state HMAC.
@@ -20,13 +20,4 @@ struct HS256Minter {
     var keySet: JWKSet {
         get throws { JWKSet(keys: [try VerificationKey(hmacSecret: secret, kid: kid, algorithm: .hs256)]) }
     }
-}
-
-/// A clock tests can move.
-final class MovableClock: JWTClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var time: Int64
-    init(_ time: Int64) { self.time = time }
-    func now() -> Int64 { lock.lock(); defer { lock.unlock() }; return time }
-    func set(_ t: Int64) { lock.lock(); time = t; lock.unlock() }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 /// Helpers shared by the RFC vector, real-token and key-set tests. Fixture
 /// files are read with Foundation (not the kernel's own JSON parser), so a
@@ -52,11 +52,11 @@ enum KeyKit {
                        _ body: () throws -> Void) {
         do {
             try body()
-            XCTFail("expected \(code.rawValue) but the token was accepted. \(message())", file: file, line: line)
+            XCTFail("expected \(code.name) but the token was accepted. \(message())", file: file, line: line)
         } catch let error as JWTError {
             XCTAssertEqual(error.code, code, "got \(error). \(message())", file: file, line: line)
         } catch {
-            XCTFail("expected JWTError \(code.rawValue), got \(error). \(message())", file: file, line: line)
+            XCTFail("expected JWTError \(code.name), got \(error). \(message())", file: file, line: line)
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import JWTKernel
+@_spi(Internals) @testable import JWTKernel
 
 // Harness for the Project Wycheproof vectors bundled under
 // Fixtures/wycheproof (Apache License 2.0, see the LICENSE file there).
@@ -285,7 +285,7 @@ enum WycheproofPrimitive {
 
     /// A group's key from its DER SubjectPublicKeyInfo.
     static func keyFromDER(_ group: WycheproofGroup) -> Result<VerificationKey, KeyError> {
-        guard let der = group.string("publicKeyDer") else { return .failure(KeyError("group has no publicKeyDer")) }
+        guard let der = group.string("publicKeyDer") else { return .failure(KeyError(.notAKeySet, "group has no publicKeyDer")) }
         do { return .success(try VerificationKey(spkiDER: Wycheproof.hex(der), kid: "wycheproof")) } catch { return .failure(error) }
     }
 

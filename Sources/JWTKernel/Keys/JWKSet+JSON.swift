@@ -1,0 +1,44 @@
+/// Loading a key set from the JSON forms providers publish.
+extension JWKSet {
+    /// Accepts a JWKS (`{"keys":[...]}`), a single JWK, or the `{kid: PEM}`
+    /// certificate map that Google and Firebase publish.
+    ///
+    /// A published key set that mixes HMAC secrets with public keys is a
+    /// configuration mistake (a secret someone published) and the classic
+    /// setting for algorithm confusion, so by default the secrets are refused
+    /// and the public keys kept. `allowMixedKeyTypes` keeps both, for a
+    /// locally configured file: every key stays bound to its algorithm family.
+    public init(json: some Collection<UInt8>, allowMixedKeyTypes: Bool = false) throws(KeyError) {
+        let document: JSONValue
+        do { document = try JSONValue.parse(json) } catch { throw KeyError(.notAKeySet, "not valid JSON: \(error.message)") }
+        guard let members = document.objectValue else { throw KeyError(.notAKeySet, "a key set must be a JSON object") }
+
+        var loaded: [VerificationKey] = []
+        var rejected: [KeyError] = []
+        if let list = document["keys"] {
+            guard let entries = list.arrayValue else { throw KeyError(.notAKeySet, "\"keys\" is not an array") }
+            for (i, entry) in entries.enumerated() {
+                do { loaded.append(try VerificationKey(jwk: entry)) } catch {
+                    rejected.append(error.naming(error.kid ?? "#\(i)"))
+                }
+            }
+        } else if document["kty"] != nil {
+            loaded.append(try VerificationKey(jwk: document))
+        } else if !members.isEmpty, members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true }) {
+            for member in members {
+                do { loaded.append(try VerificationKey(pem: member.value.stringValue!, kid: member.name)) } catch {
+                    rejected.append(error)
+                }
+            }
+        } else {
+            throw KeyError(.notAKeySet, "not a JWKS (no \"keys\"), a JWK (no \"kty\") or a {kid: PEM} map")
+        }
+        if !allowMixedKeyTypes, loaded.contains(where: { !$0.isSecret }) {
+            for key in loaded where key.isSecret {
+                rejected.append(KeyError(.mixedKeyTypes, kid: key.kid, "HMAC secret in a key set that holds public keys"))
+            }
+            loaded.removeAll { $0.isSecret }
+        }
+        self.init(keys: loaded, rejected: rejected)
+    }
+}

@@ -1,0 +1,31 @@
+/// Keys that do not come from a JWK: HMAC secrets, PEM and DER public keys.
+extension VerificationKey {
+    /// An HMAC secret. Refused when shorter than the hash output of every
+    /// algorithm it could be used with (RFC 7518 §3.2).
+    public convenience init(hmacSecret: [UInt8], kid: String? = nil, algorithm: JWTAlgorithm? = nil) throws(KeyError) {
+        let type = KeyType.oct(bytes: hmacSecret.count)
+        // The precomputed states are built for what the type allows; the declared alg narrows `algorithms` further.
+        let secret = HMACSecret(hmacSecret, algorithms: type.possibleAlgorithms)
+        try self.init(kid: kid, type: type, declaredAlgorithm: algorithm, material: .secret(secret))
+    }
+
+    /// A PEM `PUBLIC KEY` or `CERTIFICATE` (the Firebase / Google `{kid: PEM}` form).
+    public convenience init(pem: String, kid: String? = nil, algorithm: JWTAlgorithm? = nil) throws(KeyError) {
+        let key: OpenSSLPublicKey
+        do { key = try OpenSSLPublicKey.fromPEM(pem) } catch { throw error.naming(kid) }
+        try self.init(publicKey: key, kid: kid, algorithm: algorithm)
+    }
+
+    /// A DER SubjectPublicKeyInfo.
+    public convenience init(spkiDER: [UInt8], kid: String? = nil, algorithm: JWTAlgorithm? = nil) throws(KeyError) {
+        let key: OpenSSLPublicKey
+        do { key = try OpenSSLPublicKey.fromSPKI(spkiDER) } catch { throw error.naming(kid) }
+        try self.init(publicKey: key, kid: kid, algorithm: algorithm)
+    }
+
+    convenience init(publicKey: OpenSSLPublicKey, kid: String?, algorithm: JWTAlgorithm?) throws(KeyError) {
+        let type: KeyType
+        do { type = try publicKey.keyType() } catch { throw error.naming(kid) }
+        try self.init(kid: kid, type: type, declaredAlgorithm: algorithm, material: .publicKey(publicKey))
+    }
+}

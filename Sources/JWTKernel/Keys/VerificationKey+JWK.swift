@@ -1,0 +1,110 @@
+/// JSON Web Key import (RFC 7517, RFC 7518 §6, RFC 8037 §2).
+extension VerificationKey {
+    /// A single JWK. Private members (`d`, `p`, ...) are ignored: only the public part is used.
+    public convenience init(jwk: JSONValue) throws(KeyError) {
+        guard case .object = jwk else { throw KeyError(.malformed, "JWK is not a JSON object") }
+        let kid: String?
+        switch jwk["kid"] {
+        case nil: kid = nil
+        case .string(let s)?: kid = s
+        default: throw KeyError(.malformed, "\"kid\" is not a string")
+        }
+        func member(_ name: String) throws(KeyError) -> String? {
+            switch jwk[name] {
+            case nil: return nil
+            case .string(let s)?: return s
+            default: throw KeyError(.malformed, kid: kid, "\"\(name)\" is not a string")
+            }
+        }
+        func bytes(_ name: String) throws(KeyError) -> [UInt8]? {
+            guard let text = try member(name) else { return nil }
+            guard let decoded = Base64URL.decode(text) else { throw KeyError(.malformed, kid: kid, "\"\(name)\" is not canonical base64url") }
+            return decoded
+        }
+        func required(_ name: String) throws(KeyError) -> [UInt8] {
+            guard let value = try bytes(name) else { throw KeyError(.malformed, kid: kid, "missing \"\(name)\"") }
+            return value
+        }
+
+        guard let kty = try member("kty") else { throw KeyError(.malformed, kid: kid, "missing \"kty\"") }
+        let algorithm: JWTAlgorithm?
+        if let name = try member("alg") {
+            guard let alg = JWTAlgorithm(rawValue: name) else { throw KeyError(.unsupportedType, kid: kid, "alg \"\(name)\" is not a JWS algorithm the kernel verifies") }
+            algorithm = alg
+        } else {
+            algorithm = nil
+        }
+        if let use = try member("use"), use != "sig" {
+            throw KeyError(.wrongUse, kid: kid, "\"use\" is \"\(use)\", not \"sig\"")
+        }
+        if let ops = jwk["key_ops"] {
+            guard let list = ops.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw KeyError(.malformed, kid: kid, "\"key_ops\" is not an array of strings")
+            }
+            guard list.contains(.string("verify")) else { throw KeyError(.wrongUse, kid: kid, "\"key_ops\" does not include \"verify\"") }
+        }
+
+        switch kty {
+        case "oct":
+            try self.init(hmacSecret: try required("k"), kid: kid, algorithm: algorithm)
+            return
+        case "RSA", "EC", "OKP":
+            break
+        default:
+            throw KeyError(.unsupportedType, kid: kid, "unsupported \"kty\" \"\(kty)\"")
+        }
+
+        let key: OpenSSLPublicKey
+        do throws(KeyError) {
+            if kty == "RSA", jwk["n"] != nil || jwk["x5c"] == nil {
+                key = try OpenSSLPublicKey.rsa(modulus: try required("n"), exponent: try required("e"))
+            } else if kty == "EC", jwk["x"] != nil || jwk["x5c"] == nil {
+                guard let crvName = try member("crv") else { throw KeyError(.malformed, kid: kid, "missing \"crv\"") }
+                guard let curve = EllipticCurve(rawValue: crvName) else {
+                    throw KeyError(.unsupportedType, kid: kid, "unsupported EC curve \"\(crvName)\"")
+                }
+                key = try OpenSSLPublicKey.ec(curve: curve, x: try required("x"), y: try required("y"))
+            } else if kty == "OKP" {
+                guard let crvName = try member("crv") else { throw KeyError(.malformed, kid: kid, "missing \"crv\"") }
+                guard let curve = EdwardsCurve(rawValue: crvName) else {
+                    throw KeyError(.unsupportedType, kid: kid, "OKP curve \"\(crvName)\" is not a signature curve")
+                }
+                key = try OpenSSLPublicKey.okp(curve: curve, x: try required("x"))
+            } else {
+                key = try Self.leafCertificateKey(jwk["x5c"]!, kid: kid)
+            }
+        } catch {
+            throw error.naming(kid)
+        }
+        try self.init(publicKey: key, kid: kid, algorithm: algorithm)
+        guard Self.matches(type, kty: kty, crv: try member("crv")) else {
+            throw KeyError(.algorithmMismatch, kid: kid, "the certificate's key is not of kty \(kty)")
+        }
+    }
+
+    /// Parses one JWK from JSON text.
+    public convenience init(jwkJSON: some Collection<UInt8>) throws(KeyError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(jwkJSON) } catch { throw KeyError(.malformed, "JWK is not valid JSON: \(error.message)") }
+        try self.init(jwk: value)
+    }
+
+    /// The first `x5c` entry is the certificate holding the key (RFC 7517 §4.7);
+    /// entries are standard base64 (not base64url) DER.
+    private static func leafCertificateKey(_ x5c: JSONValue, kid: String?) throws(KeyError) -> OpenSSLPublicKey {
+        guard let chain = x5c.arrayValue, let first = chain.first?.stringValue else {
+            throw KeyError(.invalidCertificate, kid: kid, "\"x5c\" is not a non-empty array of strings")
+        }
+        guard let der = Base64.decode(first) else { throw KeyError(.invalidCertificate, kid: kid, "\"x5c\" entry is not base64") }
+        return try OpenSSLPublicKey.fromCertificateDER(der)
+    }
+
+    private static func matches(_ type: KeyType, kty: String, crv: String?) -> Bool {
+        switch type {
+        case .rsa: kty == "RSA"
+        case .ec(let curve): kty == "EC" && (crv == nil || crv == curve.rawValue)
+        case .okp(let curve): kty == "OKP" && (crv == nil || crv == curve.rawValue)
+        case .oct: kty == "oct"
+        }
+    }
+}
