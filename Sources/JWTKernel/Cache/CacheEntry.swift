@@ -4,6 +4,7 @@ import Glibc
 
 /// One cached verification; immutable but for its LRU stamp (changed only under
 /// its shard's lock), so a reference can be used outside the lock.
+// Safety: @unchecked for `lastUse`, the only mutable field, which is read and written only under the shard lock.
 final class CacheEntry: @unchecked Sendable {
     let hash: VerifiedTokenCache.Hash
     let policy: UInt64

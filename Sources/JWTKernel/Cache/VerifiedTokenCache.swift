@@ -20,6 +20,7 @@ public final class VerifiedTokenCache: Sendable {
     /// XXH3 secret derived from per-process random bytes: an attacker cannot
     /// precompute tokens that crowd one slot (and a collision could never verify anyway).
     /// Precomputed once, so hashing does not re-derive it per token as `_withSeed` does.
+    // Safety: written once in init, only read (by XXH3) afterwards, freed in deinit.
     private nonisolated(unsafe) let secret: UnsafeMutableRawPointer
     private static let secretSize = 192
     private let shards: [Locked<CacheShard>]

@@ -4,6 +4,7 @@ internal import COpenSSL
 /// each verification copies two small structs and hashes the message once,
 /// instead of re-deriving the padded key blocks and fetching a MAC
 /// implementation as OpenSSL's one-shot `HMAC()` does on every call.
+// Safety: @unchecked because the SHA-2 states are imported C structs; they are immutable `let`s, copied per call.
 struct HMACKey: @unchecked Sendable {
     let inner: SHA2State
     let outer: SHA2State

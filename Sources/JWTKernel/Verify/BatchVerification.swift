@@ -24,6 +24,7 @@ extension JWTVerifier {
         }
         // Four chunks per worker evens out tokens of different cost (RSA vs EC, cache hits).
         let chunks = min(n, workers * 4)
+        // Safety: each chunk writes only its own disjoint range of `out`; the caller keeps both buffers alive for the call.
         nonisolated(unsafe) let out = results, input = tokens
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let start = n * chunk / chunks, end = n * (chunk + 1) / chunks
