@@ -1,0 +1,7 @@
+import Foundation
+import XCTest
+@_spi(Internals) @testable import JWTKernel
+
+enum WycheproofResult: String {
+    case valid, invalid, acceptable
+}
