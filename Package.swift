@@ -21,9 +21,11 @@ let package = Package(
             pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"])]
         ),
+        // Vectorised hot-path loops in C (AVX2/SSSE3 with runtime dispatch); the Swift caller owns every edge case.
+        .target(name: "CJWTKernelSIMD"),
         .target(
             name: "JWTKernel",
-            dependencies: ["COpenSSL", "CXXHash"],
+            dependencies: ["COpenSSL", "CXXHash", "CJWTKernelSIMD"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(

@@ -119,9 +119,10 @@ func checkStringSpan(_ span: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ ref: [UI
     if !ref.isEmpty {
         require(!ref.dropLast().withUnsafeBytes { JSONString.equals(span, in: bytes, $0) }, "JSONString.equals accepts a prefix")
     }
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in ref { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    require(JSONString.hash(span, in: bytes) == h, "JSONString.hash is not FNV-1a of the decoded bytes")
+    // The name key depends on the decoded bytes only: escaped and plain spellings agree.
+    let plain = ref.withUnsafeBufferPointer { JSONNameKey(JSONSpan(start: 0, end: ref.count, kind: .string), in: $0.baseAddress ?? UnsafePointer(bitPattern: 1)!) }
+    require(JSONNameKey(span, in: bytes) == plain, "JSONNameKey differs between a string and its decoded bytes")
+    require(!plain.isExact || ref.count <= 7, "an exact name key for a string longer than 7 bytes")
     // Exact-size heap buffers so ASan catches a write past the capacity.
     let exact = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ref.count, 1))
     defer { exact.deallocate() }

@@ -14,6 +14,8 @@ struct CompiledPolicy: Sendable {
     let rejectIssuedInFuture: Bool
     let maxAge: Double?
     let requiredClaims: [[UInt8]]
+    /// `requiredClaims` as name keys, matched against each member's key.
+    let requiredKeys: [JSONNameKey]
     /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
     let expectedType: [UInt8]?
     let expectedNonce: [UInt8]?
@@ -37,6 +39,7 @@ struct CompiledPolicy: Sendable {
         rejectIssuedInFuture = p.rejectIssuedInFuture
         maxAge = p.maxAge.map(Double.init)
         requiredClaims = p.requiredClaims.map { Array($0.utf8) }
+        requiredKeys = requiredClaims.map { JSONNameKey(bytes: $0) }
         expectedType = p.expectedType.map { Self.normalizedMediaType(Array($0.utf8)) }
         expectedNonce = p.expectedNonce.map { Array($0.utf8) }
     }

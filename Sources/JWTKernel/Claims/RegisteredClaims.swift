@@ -17,35 +17,26 @@ public struct RegisteredClaims: Sendable {
     /// Bit i set when `CompiledPolicy.requiredClaims[i]` is present.
     var requiredPresent: UInt64 = 0
 
-    static func read(_ claims: UnsafeRawBufferPointer, required: [[UInt8]]) throws(JWTError) -> RegisteredClaims {
+    static func read(_ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]]) throws(JWTError) -> RegisteredClaims {
         let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var c = RegisteredClaims()
         var parser = JSONParser(claims)
-        try parser.forEachTopLevelMember { (name, value) throws(JWTError) in
-            for i in required.indices {
-                let hit = required[i].withUnsafeBytes { JSONString.equals(name, in: bytes, $0) }
+        try parser.forEachTopLevelMember { (name, key, value) throws(JWTError) in
+            for i in required.indices where required[i] == key {
+                let hit = key.isExact || requiredNames[i].withUnsafeBytes { JSONString.equals(name, in: bytes, $0) }
                 if hit { c.requiredPresent |= 1 << UInt64(i) }
             }
-            // Registered names are 3-5 bytes; skip the comparisons for anything longer.
-            guard name.escaped || name.count <= 5 else { return }
-            if JSONString.equals(name, in: bytes, "exp") {
-                c.exp = try numericDate(value, bytes, "exp is not a number")
-            } else if JSONString.equals(name, in: bytes, "nbf") {
-                c.nbf = try numericDate(value, bytes, "nbf is not a number")
-            } else if JSONString.equals(name, in: bytes, "iat") {
-                c.iat = try numericDate(value, bytes, "iat is not a number")
-            } else if JSONString.equals(name, in: bytes, "iss") {
-                c.iss = try string(value, "iss is not a string")
-            } else if JSONString.equals(name, in: bytes, "sub") {
-                c.sub = try string(value, "sub is not a string")
-            } else if JSONString.equals(name, in: bytes, "aud") {
-                c.aud = try audience(value, claims)
-            } else if JSONString.equals(name, in: bytes, "jti") {
-                c.jti = try string(value, "jti is not a string")
-            } else if JSONString.equals(name, in: bytes, "nonce") {
-                c.nonce = try string(value, "nonce is not a string")
-            } else if JSONString.equals(name, in: bytes, "azp") {
-                c.azp = try string(value, "azp is not a string")
+            switch key.value {
+            case JSONNameKey.exp: c.exp = try numericDate(value, bytes, "exp is not a number")
+            case JSONNameKey.nbf: c.nbf = try numericDate(value, bytes, "nbf is not a number")
+            case JSONNameKey.iat: c.iat = try numericDate(value, bytes, "iat is not a number")
+            case JSONNameKey.iss: c.iss = try string(value, "iss is not a string")
+            case JSONNameKey.sub: c.sub = try string(value, "sub is not a string")
+            case JSONNameKey.aud: c.aud = try audience(value, claims)
+            case JSONNameKey.jti: c.jti = try string(value, "jti is not a string")
+            case JSONNameKey.nonce: c.nonce = try string(value, "nonce is not a string")
+            case JSONNameKey.azp: c.azp = try string(value, "azp is not a string")
+            default: break
             }
         }
         return c

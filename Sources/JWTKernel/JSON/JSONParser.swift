@@ -45,6 +45,13 @@ public struct JSONParser {
     public mutating func forEachTopLevelMember(
         _ body: (_ name: JSONSpan, _ value: JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
+        try forEachTopLevelMember { (name, _, value) throws(JWTError) in try body(name, value) }
+    }
+
+    /// The same, also passing each name's key (computed anyway for duplicate detection).
+    mutating func forEachTopLevelMember(
+        _ body: (_ name: JSONSpan, _ key: JSONNameKey, _ value: JSONSpan) throws(JWTError) -> Void
+    ) throws(JWTError) {
         skipWhitespace()
         guard pos < count, bytes[pos] == UInt8(ascii: "{") else {
             throw JWTError(.malformed, "JSON document is not an object")
@@ -72,7 +79,7 @@ public struct JSONParser {
         case UInt8(ascii: "\""): return try parseString()
         case UInt8(ascii: "{"):
             let start = pos
-            try parseObjectMembers(depth: depth + 1) { (_, _) throws(JWTError) in }
+            try parseObjectMembers(depth: depth + 1) { (_, _, _) throws(JWTError) in }
             return JSONSpan(start: start, end: pos, kind: .object)
         case UInt8(ascii: "["):
             let start = pos
@@ -91,7 +98,7 @@ public struct JSONParser {
     /// depth: RFC 7515 §4 permits it, and accepting them is how
     /// parser-differential attacks work.
     mutating func parseObjectMembers(
-        depth: Int, _ body: (JSONSpan, JSONSpan) throws(JWTError) -> Void
+        depth: Int, _ body: (JSONSpan, JSONNameKey, JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
         guard depth <= maxDepth else { throw JWTError(.malformed, "JSON nested too deeply") }
         var seen = MemberNameSet()
@@ -104,13 +111,14 @@ public struct JSONParser {
                 throw JWTError(.malformed, "expected member name")
             }
             let name = try parseString()
-            guard seen.insert(name, in: base) else { throw JWTError(.malformed, "duplicate member name") }
+            let key = JSONNameKey(name, in: base)
+            guard seen.insert(name, key: key, in: base) else { throw JWTError(.malformed, "duplicate member name") }
             skipWhitespace()
             guard pos < count, bytes[pos] == UInt8(ascii: ":") else { throw JWTError(.malformed, "expected ':'") }
             pos += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            try body(name, value)
+            try body(name, key, value)
             skipWhitespace()
             guard pos < count else { throw JWTError(.malformed, "unterminated object") }
             if bytes[pos] == UInt8(ascii: ",") {
@@ -192,9 +200,16 @@ public struct JSONParser {
         let start = pos
         var escaped = false
         while pos < count {
-            // Eight plain ASCII bytes at a time: the bulk of every token's JSON.
-            while pos + 8 <= count, !Self.hasSpecialByte(UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self)) {
-                pos += 8
+            // Eight bytes at a time: the bulk of every token's JSON is plain ASCII, and the
+            // first special byte's offset comes straight from the mask.
+            while pos + 8 <= count {
+                let special = Self.specialBytes(UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self))
+                if special == 0 {
+                    pos += 8
+                    continue
+                }
+                pos += special.trailingZeroBitCount >> 3
+                break
             }
             guard pos < count else { break }
             let b = bytes[pos]
@@ -216,17 +231,19 @@ public struct JSONParser {
         throw JWTError(.malformed, "unterminated JSON string")
     }
 
-    /// Whether any of 8 bytes ends the plain run of a string: a quote, a
-    /// backslash, a control character or a non-ASCII byte. Exact (no false
-    /// negatives), using the classic "has zero byte" / "has byte less than" tests.
+    /// The high bit of each of 8 bytes (little-endian) that may end the plain
+    /// run of a string: a quote, a backslash, a control character or a
+    /// non-ASCII byte. The classic "has zero byte" / "has byte less than"
+    /// tests: the lowest set bit is always exact (bits above it may be false
+    /// positives from borrows), which is all the caller uses.
     @inline(__always)
-    static func hasSpecialByte(_ x: UInt64) -> Bool {
+    static func specialBytes(_ x: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         let quote = x ^ (ones &* 0x22), backslash = x ^ (ones &* 0x5C)
         let zeroInQuote = (quote &- ones) & ~quote
         let zeroInBackslash = (backslash &- ones) & ~backslash
         let belowSpace = (x &- ones &* 0x20) & ~x
-        return (zeroInQuote | zeroInBackslash | belowSpace | x) & highs != 0
+        return (zeroInQuote | zeroInBackslash | belowSpace | x) & highs
     }
 
     mutating func parseEscape() throws(JWTError) {

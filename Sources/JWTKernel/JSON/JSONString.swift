@@ -39,18 +39,6 @@ public enum JSONString {
         }
     }
 
-    /// FNV-1a over the decoded bytes: cheap for the short member names it is used on.
-    public static func hash(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        if !span.escaped {
-            for i in span.start..<span.end { h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01b3 }
-            return h
-        }
-        var it = JSONStringDecoder(span, in: bytes)
-        while let b = it.next() { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
-
     /// Copies the decoded value into `dst` (capacity `capacity`); nil if it does not fit.
     public static func decode(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int? {
         var it = JSONStringDecoder(span, in: bytes)

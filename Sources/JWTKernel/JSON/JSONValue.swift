@@ -37,7 +37,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .object:
             var members: [Member] = []
             var parser = JSONParser(bytes: base, count: span.end, at: span.start, maxDepth: maxDepth)
-            try parser.parseObjectMembers(depth: 1) { (name, value) throws(JWTError) in
+            try parser.parseObjectMembers(depth: 1) { (name, _, value) throws(JWTError) in
                 members.append(Member(name: JSONString.string(name, in: base), value: try build(value, raw, maxDepth: maxDepth)))
             }
             return .object(members)

@@ -11,20 +11,20 @@ struct JOSEHeader {
         let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var alg: JSONSpan?, kid: JSONSpan?, typ: JSONSpan?, crit: JSONSpan?, b64: JSONSpan?
         var parser = JSONParser(header)
-        try parser.forEachTopLevelMember { (name, value) throws(JWTError) in
-            if JSONString.equals(name, in: bytes, "alg") {
+        try parser.forEachTopLevelMember { (_, key, value) throws(JWTError) in
+            switch key.value {
+            case JSONNameKey.alg:
                 guard value.kind == .string else { throw JWTError(.malformed, "header alg is not a string") }
                 alg = value
-            } else if JSONString.equals(name, in: bytes, "kid") {
+            case JSONNameKey.kid:
                 guard value.kind == .string else { throw JWTError(.malformed, "header kid is not a string") }
                 kid = value
-            } else if JSONString.equals(name, in: bytes, "typ") {
+            case JSONNameKey.typ:
                 guard value.kind == .string else { throw JWTError(.malformed, "header typ is not a string") }
                 typ = value
-            } else if JSONString.equals(name, in: bytes, "crit") {
-                crit = value
-            } else if JSONString.equals(name, in: bytes, "b64") {
-                b64 = value
+            case JSONNameKey.crit: crit = value
+            case JSONNameKey.b64: b64 = value
+            default: break
             }
         }
         guard let alg else { throw JWTError(.malformed, "header has no alg") }

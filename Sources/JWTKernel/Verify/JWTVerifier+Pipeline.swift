@@ -2,7 +2,7 @@
 extension JWTVerifier {
     func verifyInFull<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
         try withVerifiedSignature(token) { (parts) throws(JWTError) -> R in
-            let claims = try RegisteredClaims.read(parts.payload, required: compiled.requiredClaims)
+            let claims = try RegisteredClaims.read(parts.payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
             try compiled.check(claims, in: parts.payload, now: clock.now())
             return body(VerifiedToken(algorithm: parts.header.alg, key: parts.key, header: parts.headerJSON,
                                       claimsJSON: parts.payload, claims: claims, kidSpan: parts.header.kid))

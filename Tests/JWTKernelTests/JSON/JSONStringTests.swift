@@ -198,16 +198,16 @@ final class JSONStringTests: XCTestCase {
                     let same = JSONString.string(spans[i], in: base) == JSONString.string(spans[j], in: base)
                     XCTAssertEqual(JSONString.equals(spans[i], spans[j], in: base), same, "\(i) vs \(j)")
                     if same {
-                        XCTAssertEqual(JSONString.hash(spans[i], in: base), JSONString.hash(spans[j], in: base), "hash \(i) vs \(j)")
+                        XCTAssertEqual(JSONNameKey(spans[i], in: base), JSONNameKey(spans[j], in: base), "key \(i) vs \(j)")
                     }
                 }
             }
         }
     }
 
-    func testHashIsOverDecodedBytes() throws {
+    func testNameKeyIsOverDecodedBytes() throws {
         try withElements(#"["alg","\u0061lg","\u0061\u006c\u0067","alG","kid"]"#) { spans, base in
-            let hashes = spans.map { JSONString.hash($0, in: base) }
+            let hashes = spans.map { JSONNameKey($0, in: base) }
             XCTAssertEqual(hashes[0], hashes[1])
             XCTAssertEqual(hashes[0], hashes[2])
             XCTAssertNotEqual(hashes[0], hashes[3])
