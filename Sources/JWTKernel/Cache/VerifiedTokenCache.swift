@@ -49,28 +49,34 @@ public final class VerifiedTokenCache: Sendable {
 
     // MARK: Internal (used by JWTVerifier)
 
-    struct Hash: Equatable {
-        let low: UInt64, high: UInt64
+    /// Bytes at the end of a token that pick its slot. The tail holds the signature (random for every token a
+    /// signer issues) where the head is shared by every token of an issuer; a hit still compares the whole token,
+    /// so hashing part of it decides only where to look, never whether it matches.
+    static let hashedTail = 64
+
+    @inline(__always)
+    func hash(_ token: UnsafeRawBufferPointer) -> UInt64 {
+        let n = min(token.count, Self.hashedTail)
+        let h = XXH3_64bits_withSecret(token.baseAddress.map { $0 + (token.count - n) }, n, secret, Self.secretSize)
+        return h ^ UInt64(truncatingIfNeeded: token.count) &* 0x9E37_79B9_7F4A_7C15
     }
 
-    func hash(_ token: UnsafeRawBufferPointer) -> Hash {
-        let h = XXH3_128bits_withSecret(token.baseAddress, token.count, secret, Self.secretSize)
-        return Hash(low: h.low64, high: h.high64)
-    }
+    @inline(__always)
+    private func shard(_ hash: UInt64) -> Locked<CacheShard> { shards[Int(truncatingIfNeeded: hash) & shardMask] }
 
-    /// The entry stored under `hash`, if any, as a value: holding it keeps the
+    /// The entry stored under `hash`, if any: holding the reference keeps the
     /// entry's immutable bytes alive even if another thread evicts the slot,
     /// so the caller compares the token and lends the claims outside the lock.
-    func lookup(hash: Hash, policy: UInt64) -> CacheEntry? {
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].withLock { $0.lookup(hash: hash, policy: policy) }
+    func lookup(hash: UInt64, policy: UInt64) -> CacheEntry? {
+        shard(hash).withLock { $0.lookup(hash: hash, policy: policy) }
     }
 
-    func insert(_ token: UnsafeRawBufferPointer, hash: Hash, policy: UInt64, verified: VerifiedToken) {
+    func insert(_ token: UnsafeRawBufferPointer, hash: UInt64, policy: UInt64, verified: VerifiedToken) {
         let entry = CacheEntry(token: token, hash: hash, policy: policy, verified: verified)
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].withLock { $0.insert(entry) }
+        shard(hash).withLock { $0.insert(entry) }
     }
 
-    func remove(_ token: UnsafeRawBufferPointer, hash: Hash) {
-        shards[Int(truncatingIfNeeded: hash.low) & shardMask].withLock { $0.remove(token, hash: hash) }
+    func remove(_ token: UnsafeRawBufferPointer, hash: UInt64) {
+        shard(hash).withLock { $0.remove(token, hash: hash) }
     }
 }
