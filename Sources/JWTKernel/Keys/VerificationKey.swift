@@ -60,10 +60,8 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
             }
             throw KeyError(.algorithmMismatch, kid: kid, "alg \(alg.rawValue) does not fit a \(type) key")
         }
-        // EdDSA and Ed25519 name the same algorithm for an Ed25519 key (RFC 9864 §2).
-        if case .okp(let curve) = type, alg == .edDSA || alg == (curve == .ed25519 ? .ed25519 : .ed448) {
-            return possible
-        }
+        // A declared alg pins exactly that name (RFC 7517 §4.4, RFC 8725 §3.1): a key declared `EdDSA` does not
+        // verify `Ed25519` tokens nor the reverse, although the operation is the same, as PyJWT and joserfc do.
         return AlgorithmSet([alg])
     }
 

@@ -53,4 +53,17 @@ final class KeyRefusalCodeTests: XCTestCase {
             }
         }
     }
+
+    func testADeclaredEdDSANamePinsThatNameOnly() throws {
+        // Differential finding F2 (docs/DIFFERENCES.md): the declared alg is enforced, not widened to its RFC 9864 alias.
+        var jwk = try jwk("ed25519")
+        jwk["alg"] = nil
+        XCTAssertEqual(try KeyKit.key(jwk).algorithms, AlgorithmSet([.edDSA, .ed25519]))
+        jwk["alg"] = "EdDSA"
+        XCTAssertEqual(try KeyKit.key(jwk).algorithms, AlgorithmSet([.edDSA]))
+        jwk["alg"] = "Ed25519"
+        XCTAssertEqual(try KeyKit.key(jwk).algorithms, AlgorithmSet([.ed25519]))
+        jwk["alg"] = "Ed448"
+        XCTAssertEqual(KeyKit.refusal(jwk)?.code, .algorithmMismatch)
+    }
 }
