@@ -1,9 +1,32 @@
 import Foundation
 import JWTKernel
 
-/// Loads one `--jwks FILE`. Keys the kernel refuses are reported on stderr
-/// and skipped; a file that yields no usable key at all is a configuration error.
+/// The `--jwks FILE` options. Each file is one key set, loaded as the kernel
+/// loads a published one: keys it refuses (including HMAC secrets in a file
+/// that also holds public keys) are reported on stderr and skipped, and a file
+/// that yields no usable key at all is a configuration error.
 enum KeySetFile {
+    /// Every file's keys in one set. An operator who trusts both secrets and
+    /// public keys gives them in separate files; the merged set keeps each key
+    /// bound to its own algorithm family, so a secret never verifies an RS256
+    /// token and a public key never keys an HMAC.
+    static func loadAll(_ paths: [String]) throws -> JWKSet {
+        var keys: [VerificationKey] = []
+        var rejected: [KeyError] = []
+        for path in paths {
+            let set = try load(path)
+            keys += set.keys
+            rejected += set.rejected
+        }
+        let merged = JWKSet(keys: keys, rejected: rejected)
+        // Keys refused only once the files meet (a kid used in two files) were not reported by `load`.
+        for refused in merged.rejected.dropFirst(rejected.count) {
+            warn("skipped \(refused) (across the --jwks files)")
+        }
+        guard !merged.keys.isEmpty else { throw ConfigurationError("no usable key across the --jwks files") }
+        return merged
+    }
+
     static func load(_ path: String) throws -> JWKSet {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError("\(path): cannot read the key set file")
@@ -13,12 +36,11 @@ enum KeySetFile {
         case .success(let parsed): set = parsed
         case .failure(let error): throw ConfigurationError("\(path): invalid key set: \(error)")
         }
-        let secrets = set.keys.filter { if case .oct = $0.type { true } else { false } }.count
-        if secrets > 0, secrets < set.keys.count {
-            FileHandle.standardError.write(Data("jwtk: warning: \(path): mixes HMAC secrets with public keys\n".utf8))
-        }
         for rejected in set.rejected {
-            FileHandle.standardError.write(Data("jwtk: warning: \(path): skipped \(rejected)\n".utf8))
+            warn("\(path): skipped \(rejected)")
+        }
+        if set.rejected.contains(where: { $0.reason.hasPrefix("HMAC secret in a key set") }) {
+            warn("\(path): give HMAC secrets in a --jwks file of their own to trust them next to public keys")
         }
         guard !set.keys.isEmpty else {
             let reasons = set.rejected.map(\.description).joined(separator: "; ")
@@ -32,9 +54,11 @@ enum KeySetFile {
             if data.starts(with: Array("-----BEGIN".utf8)) {
                 return JWKSet(keys: [try VerificationKey(pem: String(decoding: data, as: UTF8.self))])
             }
-            // Operator-provided files may hold HMAC secrets next to public keys
-            // (each key stays bound to its algorithm family); a warning says so.
-            return try JWKSet(json: data, allowMixedKeyTypes: true)
+            return try JWKSet(json: data)
         }
+    }
+
+    private static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("jwtk: warning: \(message)\n".utf8))
     }
 }

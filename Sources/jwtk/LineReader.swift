@@ -1,9 +1,14 @@
 import Glibc
 
-/// Reads lines from a file descriptor in constant memory: a line longer than
-/// `maxLineLength` is reported as `.tooLong` and skipped to its end without
-/// being buffered. Surrounding whitespace (including `\r`) is trimmed and
-/// blank lines are skipped.
+/// Reads lines from a file descriptor in constant memory, one `Line` per input
+/// line so that results can be pasted next to their inputs.
+///
+/// Only the terminator is removed: `\n`, and a `\r` right before it (files
+/// written on Windows). Nothing else is trimmed, so a token gets the same
+/// verdict on stdin as the same bytes given as an argument. An empty line is
+/// an (empty) line; a last line without `\n` still counts; zero bytes of input
+/// give no line at all. A line longer than `maxLineLength` is reported as
+/// `.tooLong` and skipped to its end without being buffered.
 struct LineReader {
     enum Line {
         case line(UnsafeRawBufferPointer)
@@ -16,22 +21,25 @@ struct LineReader {
     func forEachLine(_ body: (Line) -> Void) {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var line: [UInt8] = []
-        line.reserveCapacity(min(maxLineLength, 1 << 16) + 64)
+        line.reserveCapacity(min(maxLineLength, 1 << 16) + 1)
         var overflowed = false
+        var pending = false  // bytes seen since the last `\n`: a last line without one still counts
 
-        func finish() {
+        func finish(terminated: Bool) {
             if overflowed {
                 body(.tooLong)
             } else {
-                var start = 0, end = line.count
-                while start < end, isSpace(line[start]) { start += 1 }
-                while end > start, isSpace(line[end - 1]) { end -= 1 }
-                if start < end {
-                    line.withUnsafeBytes { body(.line(UnsafeRawBufferPointer(rebasing: $0[start..<end]))) }
+                var end = line.count
+                if terminated, end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                if end > maxLineLength {
+                    body(.tooLong)
+                } else {
+                    line.withUnsafeBytes { body(.line(UnsafeRawBufferPointer(rebasing: $0[0..<end]))) }
                 }
             }
             line.removeAll(keepingCapacity: true)
             overflowed = false
+            pending = false
         }
 
         while true {
@@ -41,15 +49,20 @@ struct LineReader {
             for i in 0..<n {
                 let b = chunk[i]
                 if b == UInt8(ascii: "\n") {
-                    finish()
-                } else if !overflowed {
-                    // A little slack so surrounding whitespace does not count against the limit.
-                    if line.count >= maxLineLength + 64 { overflowed = true; line.removeAll(keepingCapacity: true) } else { line.append(b) }
+                    finish(terminated: true)
+                    continue
+                }
+                pending = true
+                guard !overflowed else { continue }
+                // One byte of room over the limit for a `\r` that turns out to precede `\n`.
+                if line.count <= maxLineLength {
+                    line.append(b)
+                } else {
+                    overflowed = true
+                    line.removeAll(keepingCapacity: true)
                 }
             }
         }
-        if overflowed || !line.isEmpty { finish() }
+        if pending { finish(terminated: false) }
     }
-
-    private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
 }

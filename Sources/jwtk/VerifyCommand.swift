@@ -7,7 +7,9 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Verify tokens; one JSON result per token per line on stdout.",
         discussion: """
-            Tokens come from the arguments or, when there are none, from standard input, one per line.
+            Tokens come from the arguments or, when there are none, from standard input, one per line:
+            every input line gives one output line, in order (an empty line is a `malformed` token).
+            Only the line ending (LF or CRLF) is removed; other whitespace is part of the token.
             Exit status: 0 every token valid, 1 any token invalid, 2 usage or configuration error.
             """
     )
@@ -84,10 +86,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func makeVerifier() throws -> JWTVerifier {
-        var keys = JWKSet(keys: [])
-        for path in jwks {
-            keys = keys.merging(try KeySetFile.load(path))
-        }
+        let keys = try KeySetFile.loadAll(jwks)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
             algorithms = []
