@@ -40,5 +40,12 @@ let package = Package(
             dependencies: ["JWTKernel", "COpenSSL"],
             resources: [.copy("Fixtures")]
         ),
+        // The jwtk contract, checked from outside: the tests run the built binary as a
+        // process (see Support/CLIHarness.swift), so they link no module of it.
+        .testTarget(
+            name: "jwtkCLITests",
+            dependencies: ["COpenSSL"],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )

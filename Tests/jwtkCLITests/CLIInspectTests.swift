@@ -1,12 +1,11 @@
 import Foundation
 import XCTest
-@_spi(Internals) @testable import JWTKernel
 
 /// `jwtk inspect TOKEN` prints the header and claims, marked NOT verified.
 final class CLIInspectTests: XCTestCase {
     typealias F = CLIFixtures
 
-    func inspect(_ token: String) throws -> (CLIHarness.Run, String) {
+    func inspect(_ token: String) throws -> (CLIRun, String) {
         let run = try CLIHarness.run(["inspect", token])
         return (run, String(decoding: run.stdout, as: UTF8.self))
     }
@@ -17,8 +16,8 @@ final class CLIInspectTests: XCTestCase {
         XCTAssertTrue(out.contains("NOT VERIFIED"), out)
         XCTAssertTrue(out.contains("\"alg\": \"RS256\""), out)
         XCTAssertTrue(out.contains("\"kid\": \"rsa-1\""), out)
-        XCTAssertTrue(out.contains("\"iss\": \"\(AttackFixtures.issuer)\""), out)
-        XCTAssertTrue(out.contains("\"exp\": \(AttackFixtures.now + 3600)"), out)
+        XCTAssertTrue(out.contains("\"iss\": \"\(AttackSuite.issuer)\""), out)
+        XCTAssertTrue(out.contains("\"exp\": \(AttackSuite.now + 3600)"), out)
         XCTAssertLessThan(out.range(of: "NOT VERIFIED")!.lowerBound, out.range(of: "RS256")!.lowerBound, "the warning comes first")
         XCTAssertFalse(out.contains("\"valid\""), "inspect never claims validity")
     }

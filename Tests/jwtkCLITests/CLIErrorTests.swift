@@ -1,13 +1,12 @@
 import Foundation
 import XCTest
-@_spi(Internals) @testable import JWTKernel
 
 /// Exit status 2 for usage and configuration errors, with a message on stderr
 /// that names what is wrong, and nothing on stdout.
 final class CLIErrorTests: XCTestCase {
     typealias F = CLIFixtures
 
-    func assertUsageError(_ run: CLIHarness.Run, mentioning needles: [String] = [],
+    func assertUsageError(_ run: CLIRun, mentioning needles: [String] = [],
                           file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(run.status, 2, "exit status for \(run.args.joined(separator: " ")); stderr: \(run.stderr)", file: file, line: line)
         XCTAssertEqual(run.lines, [], "no result lines on a configuration error", file: file, line: line)
@@ -40,20 +39,20 @@ final class CLIErrorTests: XCTestCase {
     }
 
     func testKeySetFileIsADirectory() throws {
-        let dir = Fixtures.url("cli").path
+        let dir = URL(fileURLWithPath: F.keyFile("pem-map.json")).deletingLastPathComponent().path
         assertUsageError(try CLIHarness.run(["verify", "--jwks", dir, try token()]), mentioning: [dir])
     }
 
     func testKeySetThatIsNotJSON() throws {
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.cli("not-json.json"), try token()]), mentioning: ["not-json.json"])
+        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.keyFile("not-json.json"), try token()]), mentioning: ["not-json.json"])
     }
 
     func testJSONThatIsNotAKeySet() throws {
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.cli("not-a-key-set.json"), try token()]), mentioning: ["not-a-key-set.json"])
+        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.keyFile("not-a-key-set.json"), try token()]), mentioning: ["not-a-key-set.json"])
     }
 
     func testKeySetWhereEveryKeyIsBad() throws {
-        let run = try CLIHarness.run(["verify", "--jwks", F.cli("all-bad-keys.json"), try token()])
+        let run = try CLIHarness.run(["verify", "--jwks", F.keyFile("all-bad-keys.json"), try token()])
         assertUsageError(run, mentioning: ["all-bad-keys.json", "weak-rsa-1024", "short-hmac", "off-curve", "enc-key"])
     }
 

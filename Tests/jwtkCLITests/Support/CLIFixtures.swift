@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+
+/// The key files and tokens the CLI tests use, and the common `verify` arguments.
+enum CLIFixtures {
+    static let now = String(AttackSuite.now)
+    static var publicJWKS: String { AttackSuite.path("jwks.json") }
+    static var hmacJWKS: String { AttackSuite.path("hmac-jwks.json") }
+    /// The library's default token size limit, which `jwtk verify` documents as its own.
+    static let defaultMaxTokenSize = 16 * 1024
+
+    /// A key file of this target's own (Fixtures/).
+    static func keyFile(_ name: String) -> String {
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(name).path
+    }
+
+    nonisolated(unsafe) private static var cache: [String: AttackCase]?
+
+    static func byName() throws -> [String: AttackCase] {
+        if let cache { return cache }
+        let all = Dictionary(uniqueKeysWithValues: try AttackSuite.cases().map { ($0.name, $0) })
+        cache = all
+        return all
+    }
+
+    static func token(_ name: String) throws -> String {
+        guard let c = try byName()[name] else { throw XCTSkip("fixture case \(name) is missing") }
+        return c.token
+    }
+
+    /// `verify` with the attack suite's default policy: its key set, issuer, audience and clock.
+    static func verifyArgs(jwks: [String]? = nil, policy: Bool = true) -> [String] {
+        var args = ["verify"]
+        for path in jwks ?? [publicJWKS] { args += ["--jwks", path] }
+        if policy { args += ["--iss", AttackSuite.issuer, "--aud", AttackSuite.audience] }
+        args += ["--now", now]
+        return args
+    }
+}
