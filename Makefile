@@ -10,7 +10,8 @@ deps:
 build: deps
 	swift build -c release --product jwtk
 
-# All tests: unit, vectors, real tokens, attack suite, CLI contract (needs the jwtk binary).
+# All tests: JWTKernelTests (unit, vectors, real tokens, attack suite) and jwtkCLITests
+# (the CLI contract, which runs the jwtk binary built first).
 test: deps
 	swift build --product jwtk
 	swift test --disable-swift-testing
