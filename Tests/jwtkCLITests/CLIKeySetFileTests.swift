@@ -5,15 +5,27 @@ import XCTest
 /// several files merged into one trusted set.
 final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
     func testSeveralKeySetFiles() throws {
-        let names = ["valid_RS256", "valid_HS512", "valid_ES512", "HS256_keyed_with_rsa_public_pem_kid", "HS256_keyed_with_rsa_public_pem_no_kid"]
+        let names = [
+            "valid_RS256", "valid_HS512", "valid_ES512", "HS256_keyed_with_rsa_public_pem_kid",
+            "HS256_keyed_with_rsa_public_pem_no_kid",
+        ]
         let run = try verify(jwks: [F.publicJWKS, F.hmacJWKS], tokens: try names.map(F.token))
         assertCodes(run, [nil, nil, nil, "key_alg_mismatch", "unknown_kid"])
     }
 
     func testKeyFileFormats() throws {
-        assertCodes(try verify(jwks: [F.keyFile("pem-map.json")], tokens: [try F.token("valid_RS256"), try F.token("valid_PS256")]), [nil, nil])
-        assertCodes(try verify(jwks: [F.keyFile("single-jwk.json")], tokens: [try F.token("valid_ES256"), try F.token("valid_ES256_no_kid")]), [nil, nil])
-        assertCodes(try verify(jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [try F.token("valid_RS256_no_kid_single_fitting_key")]), [nil])
+        assertCodes(
+            try verify(
+                jwks: [F.keyFile("pem-map.json")], tokens: [try F.token("valid_RS256"), try F.token("valid_PS256")]),
+            [nil, nil])
+        assertCodes(
+            try verify(
+                jwks: [F.keyFile("single-jwk.json")],
+                tokens: [try F.token("valid_ES256"), try F.token("valid_ES256_no_kid")]), [nil, nil])
+        assertCodes(
+            try verify(
+                jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [try F.token("valid_RS256_no_kid_single_fitting_key")]),
+            [nil])
         // HMAC keyed with the PEM text itself, against the PEM key file: never valid.
         let confused = try F.token("HS256_keyed_with_rsa_public_pem_no_kid")
         let run = try verify(jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [confused])
@@ -27,7 +39,6 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
         XCTAssertTrue(run.stderr.contains("weak-rsa-1024"), "the skipped key is named: \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("one-bad-key.json"), "the file is named: \(run.stderr)")
     }
-
 
     /// Within one file, HMAC secrets next to public keys are refused as the
     /// library refuses them in a published set; the public keys still load.
@@ -54,13 +65,16 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
     /// A kid that two files give to different keys of one family is ambiguous:
     /// both are refused, and stderr says so (no file alone shows the problem).
     func testKidClashAcrossFilesIsReported() throws {
-        let keys = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: F.publicJWKS))) as! [String: Any]
+        let keys =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: F.publicJWKS)))
+            as! [String: Any]
         var impostor = (keys["keys"] as! [[String: Any]]).first { $0["kid"] as? String == "rsa-ps256" }!
         impostor["kid"] = "rsa-1"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-clash-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: ["keys": [impostor]]).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try verify(jwks: [F.publicJWKS, file.path], tokens: [try F.token("valid_RS256"), try F.token("valid_ES256")])
+        let run = try verify(
+            jwks: [F.publicJWKS, file.path], tokens: [try F.token("valid_RS256"), try F.token("valid_ES256")])
         XCTAssertEqual(run.codes().last ?? "<none>", nil, "other keys are unaffected; stderr: \(run.stderr)")
         XCTAssertNotNil(run.codes().first ?? nil, "rsa-1 is ambiguous and must not verify")
         XCTAssertTrue(run.stderr.contains("\"rsa-1\"") && run.stderr.contains("across the --jwks files"), run.stderr)

@@ -58,8 +58,10 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
     func testResultsLineUpWithInputLines() throws {
         let valid = try F.token("valid_ES256"), forged = try F.token("RS256_signed_by_attacker")
         let lines = [valid, "", forged, " ", valid + "\r", "\t", "", valid, "not a token", valid]
-        let expected: [String?] = [nil, "malformed", "bad_signature", "malformed", nil, "malformed", "malformed", nil, "malformed", nil]
-        let input = lines.joined(separator: "\n")   // the last line has no newline
+        let expected: [String?] = [
+            nil, "malformed", "bad_signature", "malformed", nil, "malformed", "malformed", nil, "malformed", nil,
+        ]
+        let input = lines.joined(separator: "\n")  // the last line has no newline
         assertCodes(try verify(stdin: Data(input.utf8)), expected)
     }
 
@@ -94,7 +96,8 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
             let viaStdin = selected.filter(lineSafe)
             let viaArgsOnly = selected.filter { !lineSafe($0) }
             let jwks = [set == "public" ? F.publicJWKS : F.hmacJWKS]
-            let stdinRun = try verify(jwks: jwks, stdin: Data((viaStdin.map(\.token).joined(separator: "\n") + "\n").utf8))
+            let stdinRun = try verify(
+                jwks: jwks, stdin: Data((viaStdin.map(\.token).joined(separator: "\n") + "\n").utf8))
             let sameAsArgs = try verify(jwks: jwks, tokens: viaStdin.map(\.token))
             let argsRun = try verify(jwks: jwks, tokens: viaArgsOnly.map(\.token))
             XCTAssertEqual(stdinRun.lines, sameAsArgs.lines, "stdin and arguments disagree (\(set))")
@@ -105,7 +108,9 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
                     if c.expect_valid {
                         XCTAssertNil(code, "FALSE REJECT via CLI: \(c.name)")
                     } else if let code {
-                        XCTAssertTrue(c.acceptableCodes.contains(code), "\(c.name): CLI said \(code), expected \(c.acceptableCodes.sorted())")
+                        XCTAssertTrue(
+                            c.acceptableCodes.contains(code),
+                            "\(c.name): CLI said \(code), expected \(c.acceptableCodes.sorted())")
                     } else {
                         XCTFail("FALSE ACCEPT via CLI: \(c.name)")
                     }
@@ -141,8 +146,10 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
         let token = try F.token("valid_HS256")
         let n = token.utf8.count
         assertCodes(try verify(["--max-token-size", String(n)], jwks: [F.hmacJWKS], tokens: [token]), [nil])
-        assertCodes(try verify(["--max-token-size", String(n - 1)], jwks: [F.hmacJWKS], tokens: [token]), ["too_large"])
-        assertCodes(try verify(["--max-token-size", String(n - 1)], jwks: [F.hmacJWKS], stdin: Data(token.utf8)), ["too_large"])
+        assertCodes(
+            try verify(["--max-token-size", String(n - 1)], jwks: [F.hmacJWKS], tokens: [token]), ["too_large"])
+        assertCodes(
+            try verify(["--max-token-size", String(n - 1)], jwks: [F.hmacJWKS], stdin: Data(token.utf8)), ["too_large"])
     }
 
     /// 100,000 lines through stdin in one process: it completes, one line out per
@@ -160,7 +167,8 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
         XCTAssertEqual(run.status, 1, run.stderr)
         // Count and spot-check without parsing 100k JSON objects.
         var lines = 0, mismatches = 0
-        for line in run.stdout.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) where !line.isEmpty {
+        for line in run.stdout.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        where !line.isEmpty {
             let isValid = line.starts(with: Array("{\"valid\":true".utf8))
             if isValid != (lines % 1000 != 999) { mismatches += 1 }
             lines += 1

@@ -18,6 +18,7 @@ enum AttackSuite {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     static func cases() throws -> [AttackCase] {
-        try JSONDecoder().decode([AttackCase].self, from: Data(contentsOf: directory.appendingPathComponent("tokens.json")))
+        try JSONDecoder().decode(
+            [AttackCase].self, from: Data(contentsOf: directory.appendingPathComponent("tokens.json")))
     }
 }

@@ -8,13 +8,17 @@ import XCTest
 enum CLIHarness {
     static func candidates() -> [URL] {
         var urls: [URL] = []
-        if let explicit = ProcessInfo.processInfo.environment["JWTK_BINARY"] { urls.append(URL(fileURLWithPath: explicit)) }
+        if let explicit = ProcessInfo.processInfo.environment["JWTK_BINARY"] {
+            urls.append(URL(fileURLWithPath: explicit))
+        }
         let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         urls.append(argv0.deletingLastPathComponent().appendingPathComponent("jwtk"))
         urls.append(Bundle.main.bundleURL.appendingPathComponent("jwtk"))
         urls.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("jwtk"))
         // The resource bundle sits in the build directory: <build dir>/jwt-kernel_jwtkCLITests.resources.
-        urls.append(Bundle.module.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("jwtk"))
+        urls.append(
+            Bundle.module.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("jwtk")
+        )
         for bundle in Bundle.allBundles {
             urls.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("jwtk"))
         }
@@ -24,9 +28,12 @@ enum CLIHarness {
     static func binary() throws -> URL {
         for url in candidates() where FileManager.default.isExecutableFile(atPath: url.path) {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue { return url }
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return url
+            }
         }
-        throw XCTSkip("""
+        throw XCTSkip(
+            """
             jwtk binary not found next to the test bundle (looked in: \(Set(candidates().map { $0.deletingLastPathComponent().path }).sorted().joined(separator: ", "))). \
             Build it first with `swift build --product jwtk` (`make test` does), or set JWTK_BINARY.
             """)
@@ -39,7 +46,8 @@ enum CLIHarness {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let inURL = dir.appendingPathComponent("stdin"), outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
+        let inURL = dir.appendingPathComponent("stdin"), outURL = dir.appendingPathComponent("stdout"),
+            errURL = dir.appendingPathComponent("stderr")
         try (stdin ?? Data()).write(to: inURL)
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
@@ -66,7 +74,8 @@ enum CLIHarness {
             usleep(2_000)
         }
         process.waitUntilExit()
-        return CLIRun(status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), args: args)
+        return CLIRun(
+            status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), args: args)
     }
 }
