@@ -33,8 +33,9 @@ struct Options {
                                         [--impls jwt-kernel,openssl-raw,jwt-kit,libjwt] [--algs HS256,...]
                                         [--fixtures DIR]
                       --seconds  time per cell, split over --rounds rounds (default 2, env BENCH_SECONDS)
-                      --smoke    0.2 s per cell, no results.json unless --out; exits 1 only if jwt-kernel
-                                 is grossly slower than openssl-raw or verifies wrongly
+                      --smoke    0.2 s per cell, no results.json unless --out; exits 1 if jwt-kernel
+                                 allocates per verification, verifies wrongly, or is grossly slower
+                                 than openssl-raw
                     """)
                 exit(0)
             default: fatalError("unknown argument \(arg) (try --help)")
@@ -164,6 +165,26 @@ for row in rows {
     print(line)
 }
 
+// The zero-allocation promise, checked on every run and enforced by --smoke.
+var allocationFailures: [String] = []
+if countAllocs {
+    let apart = cb_alloc_openssl_apart() != 0
+    print("allocation guard: jwt-kernel heap allocations per verification once warm, on the calling thread"
+        + (apart ? "; OpenSSL's own counted apart" : "; OpenSSL's own cannot be told apart here, so HS256 only"))
+    for cell in AllocationGuard.cells(cells, opensslApart: apart) {
+        guard case .success(let runner)? = prepare(cell) else { continue }  // already reported in the table
+        let v = AllocationGuard.check(cell, runner: runner)
+        print("  " + pad("\(cell.alg) \(cell.mode)", 14) + pad(fmt(v.own, 3), 7, right: true) + " jwt-kernel"
+            + (apart ? pad(fmt(v.openssl, 1), 7, right: true) + " OpenSSL" : "") + (v.failed ? "   <- not zero" : ""))
+        if v.failed {
+            allocationFailures.append("jwt-kernel \(cell.alg) \(cell.mode) makes \(fmt(v.own, 3)) heap allocations per "
+                + "verification of its own (zero promised)")
+        }
+    }
+} else {
+    allocationFailures.append("allocations cannot be counted (malloc interposition inactive), so the zero-allocation promise is unchecked")
+}
+
 // results.json: measured cells only; unsupported and not-yet-available cells are left out.
 let outPath = options.out ?? (options.smoke ? nil : benchmarksDir.deletingLastPathComponent().appending(path: "bench/results.json").path)
 if let outPath {
@@ -185,13 +206,17 @@ if let outPath {
     print("wrote \(outPath)")
 }
 
-if options.smoke { exit(smokeVerdict(rows)) }
+if options.smoke { exit(smokeVerdict(rows, allocationFailures: allocationFailures)) }
 
-/// Fails only on gross regressions: a wrong verdict, or jwt-kernel single below a
-/// generous fraction of openssl-raw single. A pair that looks bad is re-measured for
+/// Fails on a heap allocation by jwt-kernel in steady state, and otherwise only on gross
+/// regressions: a wrong verdict, or jwt-kernel single below a generous fraction of openssl-raw single. A pair that looks bad is re-measured for
 /// longer before it can fail, so a noisy neighbour on a 2-core runner is not a failure.
-func smokeVerdict(_ rows: [Row]) -> Int32 {
+func smokeVerdict(_ rows: [Row], allocationFailures: [String]) -> Int32 {
     var failed = false
+    for failure in allocationFailures {
+        print("SMOKE FAIL: \(failure)")
+        failed = true
+    }
     for row in rows where row.cell.impl == "jwt-kernel" && row.note?.hasPrefix("ERROR") == true {
         print("SMOKE FAIL: jwt-kernel \(row.cell.alg) \(row.cell.mode): \(row.note!)")
         failed = true

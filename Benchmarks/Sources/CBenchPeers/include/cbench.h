@@ -24,4 +24,14 @@ int cb_alloc_counting_works(void);
 void cb_alloc_count_begin(void);
 uint64_t cb_alloc_count_end(void);
 
+/* The same count for the calling thread only, with the share OpenSSL asked for. */
+typedef struct cb_alloc_counts {
+    uint64_t total;
+    uint64_t openssl; /* of total: allocations made through OpenSSL's allocator */
+} cb_alloc_counts;
+void cb_alloc_thread_begin(void);
+cb_alloc_counts cb_alloc_thread_end(void);
+/* 1 if OpenSSL's allocations are told apart (its allocator hooks were installed in time). */
+int cb_alloc_openssl_apart(void);
+
 #endif
