@@ -30,7 +30,7 @@ struct Options {
             case "-h", "--help":
                 print("""
                     usage: jwtk-compare [--seconds S] [--rounds N] [--smoke] [--out results.json]
-                                        [--impls jwt-kernel,openssl-raw,jwt-kit,libjwt] [--algs HS256,...]
+                                        [--impls jwt-kernel,openssl-raw,openssl-floor,jwt-kit,libjwt] [--algs HS256,...]
                                         [--fixtures DIR]
                       --seconds  time per cell, split over --rounds rounds (default 2, env BENCH_SECONDS)
                       --smoke    0.2 s per cell, no results.json unless --out; exits 1 if jwt-kernel
@@ -80,6 +80,9 @@ for alg in algorithms {
     })
     cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "batch", threads: cores) {
         try OpenSSLRaw.runner(fixtures, alg: alg, token: $0).map { spread($0, threads: cores) }
+    })
+    cells.append(Cell(impl: "openssl-floor", alg: alg, mode: "single", threads: 1) {
+        try OpenSSLFloor.runner(fixtures, alg: alg, token: $0)
     })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "single", threads: 1) { try kernel.single($0, alg: alg) })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "batch", threads: cores) {
@@ -149,12 +152,12 @@ func baseline(_ alg: String, in rows: [Row]) -> Double? {
     rows.first { $0.cell.impl == "openssl-raw" && $0.cell.alg == alg && $0.cell.mode == "single" }?.result?.opsPerSecond
 }
 
-print(pad("impl", 12) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
+print(pad("impl", 14) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
     + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("spread", 8, right: true)
     + pad("allocs/op", 11, right: true))
 for row in rows {
     let c = row.cell
-    var line = pad(c.impl, 12) + pad(c.alg, 7) + pad(c.mode, 8) + pad(String(c.threads), 4, right: true)
+    var line = pad(c.impl, 14) + pad(c.alg, 7) + pad(c.mode, 8) + pad(String(c.threads), 4, right: true)
     if let r = row.result {
         let ratio = baseline(c.alg, in: rows).map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
         line += pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true)

@@ -3,13 +3,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* openssl-raw: the physical limit. Setup parses the key and decodes the signature once;
- * cb_ossl_verify does only the per-token crypto over "header.payload". Returns 1 if valid. */
+/* openssl-raw: a typical caller of OpenSSL. Setup parses the key and decodes the signature once;
+ * cb_ossl_verify runs EVP_DigestVerify (one-shot HMAC() for HS256) over "header.payload",
+ * with a digest context per call. Returns 1 if valid. */
 typedef struct cb_ossl cb_ossl;
 cb_ossl *cb_ossl_new(const char *alg, const char *token, size_t token_len,
                      const unsigned char *key, size_t key_len); /* key: PEM, or the HS256 secret */
 int cb_ossl_verify(const cb_ossl *b);
 void cb_ossl_free(cb_ossl *b);
+
+/* openssl-floor: the least OpenSSL work per token (see openssl_floor.c). HS256, RS256, PS256 and
+ * ES256 only; a handle holds an EVP_PKEY_CTX with per-call state, so it stays on one thread. */
+int cb_floor_supports(const char *alg);
+typedef struct cb_floor cb_floor;
+cb_floor *cb_floor_new(const char *alg, const char *token, size_t token_len,
+                       const unsigned char *key, size_t key_len); /* key: PEM, or the HS256 secret */
+int cb_floor_verify(cb_floor *b);
+void cb_floor_free(cb_floor *b);
 
 /* libjwt 1.10: what its users get, jwt_decode (PEM parsed per call) + iss/aud/exp checks. */
 int cb_libjwt_supports(const char *alg);
