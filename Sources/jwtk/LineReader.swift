@@ -42,24 +42,35 @@ struct LineReader {
             pending = false
         }
 
+        // Bytes of the current line; past the limit (plus one byte of room for a `\r` that
+        // turns out to precede `\n`) the line is only skipped, never buffered.
+        func take(_ bytes: UnsafeRawBufferPointer) {
+            guard !bytes.isEmpty else { return }
+            pending = true
+            guard !overflowed else { return }
+            if bytes.count - 1 > maxLineLength - line.count {
+                overflowed = true
+                line.removeAll(keepingCapacity: true)
+            } else {
+                line.append(contentsOf: bytes)
+            }
+        }
+
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
-            for i in 0..<n {
-                let b = chunk[i]
-                if b == UInt8(ascii: "\n") {
+            chunk.withUnsafeBytes { raw in
+                var start = 0
+                while start < n {
+                    guard let newline = memchr(raw.baseAddress! + start, Int32(UInt8(ascii: "\n")), n - start) else {
+                        take(UnsafeRawBufferPointer(rebasing: raw[start..<n]))
+                        break
+                    }
+                    let end = raw.baseAddress!.distance(to: UnsafeRawPointer(newline))
+                    take(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
                     finish(terminated: true)
-                    continue
-                }
-                pending = true
-                guard !overflowed else { continue }
-                // One byte of room over the limit for a `\r` that turns out to precede `\n`.
-                if line.count <= maxLineLength {
-                    line.append(b)
-                } else {
-                    overflowed = true
-                    line.removeAll(keepingCapacity: true)
+                    start = end + 1
                 }
             }
         }

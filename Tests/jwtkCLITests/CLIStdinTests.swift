@@ -142,6 +142,19 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
         assertCodes(try verify(jwks: [F.hmacJWKS], stdin: Data(input.utf8)), [nil, "too_large", nil])
     }
 
+    /// jwtk reads 64 KiB at a time: lines longer than a read, and a CRLF split between two
+    /// reads, are still one line each.
+    func testLinesAcrossReadBoundaries() throws {
+        let valid = try F.token("valid_HS256")
+        let long = String(repeating: "A", count: 70_000)
+        // The filler line puts the `\r` after the first token at byte 65,535 and its `\n` at 65,536.
+        let filler = String(repeating: "B", count: 65_534 - valid.utf8.count)
+        let input = "\(filler)\n\(valid)\r\n\(valid)\n\(long)\r\n\(valid)"
+        XCTAssertEqual(Array(input.utf8)[65_535...65_536], [0x0D, 0x0A])
+        let run = try verify(["--max-token-size", "100000"], jwks: [F.hmacJWKS], stdin: Data(input.utf8))
+        assertCodes(run, ["malformed", nil, nil, "malformed", nil])
+    }
+
     func testMaxTokenSizeOption() throws {
         let token = try F.token("valid_HS256")
         let n = token.utf8.count
