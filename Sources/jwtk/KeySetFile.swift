@@ -39,7 +39,7 @@ enum KeySetFile {
         for rejected in set.rejected {
             warn("\(path): skipped \(rejected)")
         }
-        if set.rejected.contains(where: { $0.reason.hasPrefix("HMAC secret in a key set") }) {
+        if set.rejected.contains(where: { $0.code == .mixedKeyTypes }) {
             warn("\(path): give HMAC secrets in a --jwks file of their own to trust them next to public keys")
         }
         guard !set.keys.isEmpty else {
