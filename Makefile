@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz sanitize clean
+.PHONY: deps build test demo bench bench-smoke fuzz sanitize format-check clean
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -32,6 +32,10 @@ fuzz: deps
 
 sanitize: deps
 	./scripts/sanitize.sh
+
+# Lints the Swift sources against .swift-format (swift format lint --strict).
+format-check:
+	./scripts/format-check.sh
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Fuzz/.build*

@@ -14,6 +14,7 @@ enum CLIFixtures {
         Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(name).path
     }
 
+    // Safety: XCTest runs test methods one at a time, so the cache is never touched concurrently.
     nonisolated(unsafe) private static var cache: [String: AttackCase]?
 
     static func byName() throws -> [String: AttackCase] {
