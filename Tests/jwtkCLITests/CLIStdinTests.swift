@@ -82,6 +82,15 @@ final class CLIStdinTests: XCTestCase, VerifyRunning {
         XCTAssertEqual(viaStdin.codes().filter { $0 == nil }.count, 1, "only the unpadded token is valid")
     }
 
+    /// A token that starts with `-` is an option to the argument parser unless `--` comes first.
+    func testDashTokenAfterDoubleDashGetsTheStdinVerdict() throws {
+        let tokens = ["-abc", "-\(try F.token("valid_ES256"))"]
+        let viaStdin = try verify(stdin: Data(tokens.joined(separator: "\n").utf8))
+        let viaArgs = try verify(["--"], tokens: tokens)
+        assertCodes(viaStdin, ["malformed", "malformed"])
+        XCTAssertEqual(viaStdin.lines, viaArgs.lines)
+    }
+
     /// Every fixture case that uses the default policy must end through the CLI as
     /// it does in the library (the CLI adds nothing and loses nothing), and give the
     /// same line on stdin as as an argument. A token holding `\n`, or ending in
