@@ -135,6 +135,18 @@ final class CLIVerifyTests: XCTestCase, VerifyRunning {
         assertCodes(try verify(tokens: tokens), [nil, nil, nil, nil])
     }
 
+    /// An `iat` later than now plus the leeway is `issued_in_future`; `--leeway` moves the line.
+    func testIssuedInTheFuture() throws {
+        let t = AttackSuite.now
+        let tokens = try [t, t + 60, t + 61, t + 3600].map { iat in
+            try F.mintHS256(claims: "{\"iat\":\(iat),\"exp\":\(t + 7200)}")
+        }
+        assertCodes(try verify(jwks: [F.hmacJWKS], policy: false, tokens: tokens),
+                    [nil, nil, "issued_in_future", "issued_in_future"])
+        assertCodes(try verify(["--leeway", "0"], jwks: [F.hmacJWKS], policy: false, tokens: tokens),
+                    [nil, "issued_in_future", "issued_in_future", "issued_in_future"])
+    }
+
     func testAlgOption() throws {
         let tokens = try ["valid_ES256", "valid_RS256", "valid_EdDSA"].map(F.token)
         assertCodes(try verify(["--alg", "RS256"], tokens: tokens), ["alg_not_allowed", nil, "alg_not_allowed"])

@@ -29,6 +29,15 @@ enum CLIFixtures {
         return c.token
     }
 
+    /// An HS256 token over `claims` (JSON text), signed with the attack suite's `hmac-256` secret.
+    static func mintHS256(claims: String) throws -> String {
+        let set =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: hmacJWKS))) as! [String: Any]
+        let key = (set["keys"] as! [[String: Any]]).first { $0["kid"] as? String == "hmac-256" }!
+        let secret = try XCTUnwrap(Base64URLText.decode(key["k"] as! String))
+        return HS256Signer.token(header: #"{"alg":"HS256","kid":"hmac-256"}"#, claims: claims, key: Array(secret))
+    }
+
     /// `verify` with the attack suite's default policy: its key set, issuer, audience and clock.
     static func verifyArgs(jwks: [String]? = nil, policy: Bool = true) -> [String] {
         var args = ["verify"]
