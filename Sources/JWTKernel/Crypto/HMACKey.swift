@@ -22,14 +22,17 @@ struct HMACKey: @unchecked Sendable {
         } else {
             block.replaceSubrange(0..<secret.count, with: secret)
         }
-        let ipad = block.map { $0 ^ 0x36 }
-        let opad = block.map { $0 ^ 0x5c }
+        var ipad = block.map { $0 ^ 0x36 }
+        var opad = block.map { $0 ^ 0x5c }
         ipad.withUnsafeBytes { inner.update($0) }
         opad.withUnsafeBytes { outer.update($0) }
         self.inner = inner
         self.outer = outer
-        // Best effort: do not leave padded key copies in freed memory.
-        block.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+        // Best effort: leave no copy of the key, padded or XORed (both give it back), in freed memory.
+        func wipe(_ bytes: inout [UInt8]) { bytes.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
+        wipe(&block)
+        wipe(&ipad)
+        wipe(&opad)
     }
 
     /// Verifies `tag` over `message` in constant time (for equal lengths).

@@ -15,8 +15,12 @@ extension JWKSet {
 
         var loaded: [VerificationKey] = []
         var rejected: [KeyError] = []
+        // Whether the document publishes anything but a secret, judged on what it says (`kty`), not on which keys
+        // loaded: a refused public key (`use: enc`, 1024 bits) next to a secret still makes the secret a published one.
+        var publishesPublicKeys = false
         if let list = document["keys"] {
             guard let entries = list.arrayValue else { throw KeyError(.notAKeySet, "\"keys\" is not an array") }
+            publishesPublicKeys = entries.contains { $0["kty"]?.stringValue != "oct" }
             for (i, entry) in entries.enumerated() {
                 do { loaded.append(try VerificationKey(jwk: entry)) } catch {
                     rejected.append(error.naming(error.kid ?? "#\(i)"))
@@ -25,6 +29,7 @@ extension JWKSet {
         } else if document["kty"] != nil {
             loaded.append(try VerificationKey(jwk: document))
         } else if !members.isEmpty, members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true }) {
+            publishesPublicKeys = true
             for member in members {
                 do { loaded.append(try VerificationKey(pem: member.value.stringValue!, kid: member.name)) } catch {
                     rejected.append(error)
@@ -33,7 +38,7 @@ extension JWKSet {
         } else {
             throw KeyError(.notAKeySet, "not a JWKS (no \"keys\"), a JWK (no \"kty\") or a {kid: PEM} map")
         }
-        if !allowMixedKeyTypes, loaded.contains(where: { !$0.isSecret }) {
+        if !allowMixedKeyTypes, publishesPublicKeys || loaded.contains(where: { !$0.isSecret }) {
             for key in loaded where key.isSecret {
                 rejected.append(KeyError(.mixedKeyTypes, kid: key.kid, "HMAC secret in a key set that holds public keys"))
             }

@@ -117,6 +117,26 @@ final class AttackKeyConfusionTests: XCTestCase {
         }
     }
 
+    /// A secret is still refused when every public key beside it is refused too (encryption-only, too small):
+    /// publishing it made it public whatever happened to its neighbours.
+    func testSecretBesideOnlyRefusedPublicKeysIsStillRefused() throws {
+        let secret = [UInt8](repeating: 0x42, count: 32)
+        let rsa = (try Fixtures.json("attacks/jwks.json") as! [String: Any])["keys"] as! [[String: Any]]
+        var encryptionOnly = rsa[0]
+        encryptionOnly["use"] = "enc"
+        for neighbours in [[encryptionOnly], [["kty": "RSA", "kid": "broken", "n": "AQAB", "e": "AQAB"]], [["kty": "EC"]]] {
+            let document: [String: Any] = ["keys": neighbours + [["kty": "oct", "kid": "leaked", "k": Base64URL.encode(secret)]]]
+            let keys = try JWKSet(json: try JSONSerialization.data(withJSONObject: document))
+            XCTAssertEqual(keys.keys.count, 0, "\(neighbours)")
+            XCTAssertTrue(keys.rejected.contains { $0.kid == "leaked" && $0.code == .mixedKeyTypes }, "\(keys.rejected)")
+            let token = AttackSigner.token(header: #"{"alg":"HS256","kid":"leaked"}"#, claims: claims(), key: secret)
+            XCTAssertThrowsError(try verifier(keys).verify(token)) { XCTAssertEqual(($0 as! JWTError).code, .unknownKid) }
+        }
+        // A document of secrets only is a secret key set, and loads.
+        let secretsOnly = try JWKSet(json: Array(#"{"keys":[{"kty":"oct","kid":"s","k":"\#(Base64URL.encode(secret))"}]}"#.utf8))
+        XCTAssertEqual(secretsOnly.keys.map(\.kid), ["s"])
+    }
+
     /// A nested verification from inside the callback (same thread) must not
     /// clobber the outer token's decoded bytes in the per-thread scratch buffer.
     func testNestedVerificationKeepsTheOuterTokenIntact() throws {
