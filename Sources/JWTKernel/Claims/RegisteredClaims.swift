@@ -21,7 +21,7 @@ public struct RegisteredClaims: Sendable {
         let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var c = RegisteredClaims()
         var parser = JSONParser(claims)
-        try parser.forEachTopLevelMember { (name, key, value) throws(JWTError) in
+        try parser.forEachTopLevelMemberWithKey { (name, key, value) throws(JWTError) in
             for i in required.indices where required[i] == key {
                 let hit = key.isExact || requiredNames[i].withUnsafeBytes { JSONString.equals(name, in: bytes, $0) }
                 if hit { c.requiredPresent |= 1 << UInt64(i) }

@@ -45,11 +45,11 @@ public struct JSONParser {
     public mutating func forEachTopLevelMember(
         _ body: (_ name: JSONSpan, _ value: JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
-        try forEachTopLevelMember { (name, _, value) throws(JWTError) in try body(name, value) }
+        try forEachTopLevelMemberWithKey { (name, _, value) throws(JWTError) in try body(name, value) }
     }
 
     /// The same, also passing each name's key (computed anyway for duplicate detection).
-    mutating func forEachTopLevelMember(
+    mutating func forEachTopLevelMemberWithKey(
         _ body: (_ name: JSONSpan, _ key: JSONNameKey, _ value: JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
         skipWhitespace()

@@ -11,7 +11,7 @@ struct JOSEHeader {
         let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var alg: JSONSpan?, kid: JSONSpan?, typ: JSONSpan?, crit: JSONSpan?, b64: JSONSpan?
         var parser = JSONParser(header)
-        try parser.forEachTopLevelMember { (_, key, value) throws(JWTError) in
+        try parser.forEachTopLevelMemberWithKey { (_, key, value) throws(JWTError) in
             switch key.value {
             case JSONNameKey.alg:
                 guard value.kind == .string else { throw JWTError(.malformed, "header alg is not a string") }

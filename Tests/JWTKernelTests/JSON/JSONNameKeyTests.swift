@@ -23,7 +23,7 @@ final class JSONNameKeyTests: XCTestCase {
         return try bytes.withUnsafeBytes { raw in
             var parser = JSONParser(raw)
             var out: [JSONNameKey] = []
-            try parser.forEachTopLevelMember { (name, key, _) throws(JWTError) in
+            try parser.forEachTopLevelMemberWithKey { (name, key, _) throws(JWTError) in
                 XCTAssertEqual(key, JSONNameKey(name, in: raw.baseAddress!.assumingMemoryBound(to: UInt8.self)))
                 out.append(key)
             }
