@@ -1,0 +1,1 @@
+"""Differential testing of jwtk against PyJWT and joserfc (issue 12)."""

@@ -1,0 +1,72 @@
+"""A policy is what one jwtk process is run with: a key set and the claims
+rules. Every token of a policy goes through all three verifiers under it."""
+import random
+from dataclasses import dataclass
+
+from .keys import KeyPool, TestKey
+
+# (key spec, the JWK's declared alg or None). Together they cover every
+# algorithm jwt-kernel verifies and every key type it loads.
+KEY_SPECS = [
+    ("oct-32", "HS256"), ("oct-48", "HS384"), ("oct-64", "HS512"), ("oct-64", None), ("oct-32", None),
+    ("RSA-2048", "RS256"), ("RSA-2048", "RS384"), ("RSA-2048", "RS512"),
+    ("RSA-2048", "PS256"), ("RSA-2048", "PS384"), ("RSA-2048", "PS512"),
+    ("RSA-2048", None), ("RSA-3072", None),
+    ("P-256", "ES256"), ("P-384", "ES384"), ("P-521", "ES512"), ("secp256k1", "ES256K"),
+    ("P-256", None), ("P-521", None),
+    ("Ed25519", "EdDSA"), ("Ed25519", None), ("Ed448", "EdDSA"), ("Ed448", None),
+    ("Ed25519", "Ed25519"), ("Ed448", "Ed448"),
+]
+
+ISSUERS = ["https://issuer.example", "https://accounts.example.com", "https://login.example.org/tenant/v2.0"]
+AUDIENCES = ["client-123", "com.example.app", "https://api.example.net"]
+LEEWAYS = [0, 1, 30, 60]
+
+
+@dataclass
+class Policy:
+    name: str
+    keys: list[TestKey]        # the key set jwtk and the oracles trust
+    signer: TestKey            # the key base tokens are signed with (keys[0])
+    issuers: list[str]         # empty: iss not checked
+    audiences: list[str]       # empty: aud not checked
+    leeway: int
+    now: int
+
+    @property
+    def decoy(self) -> TestKey | None:
+        return self.keys[1] if len(self.keys) > 1 else None
+
+    def jwtk_args(self, jwks_path: str) -> list[str]:
+        args = ["verify", "--jwks", jwks_path, "--leeway", str(self.leeway), "--now", str(self.now)]
+        for i in self.issuers:
+            args += ["--iss", i]
+        for a in self.audiences:
+            args += ["--aud", a]
+        return args
+
+    def describe(self) -> dict:
+        return {"name": self.name, "issuers": self.issuers, "audiences": self.audiences,
+                "leeway": self.leeway, "now": self.now,
+                "keys": [{"label": k.label, "kid": k.kid} for k in self.keys]}
+
+
+def build_policies(seed: int, pool: KeyPool, copies: int) -> list[Policy]:
+    """`copies` policies per key spec, each with its own claims rules; a decoy
+    key of the same type (a second trusted key) in about half of them."""
+    rng = random.Random(f"{seed}/policies")
+    policies = []
+    for copy in range(copies):
+        for spec, alg in KEY_SPECS:
+            with_decoy = rng.random() < 0.5
+            with_kid = with_decoy or rng.random() < 0.7
+            signer = pool.key(spec, 0, "k1" if with_kid else None, alg)
+            keys = [signer]
+            if with_decoy:
+                keys.append(pool.key(spec, 1, "k2", alg))
+            issuers = rng.sample(ISSUERS, rng.choice([0, 1, 1, 2]))
+            audiences = rng.sample(AUDIENCES, rng.choice([0, 1, 1, 2]))
+            now = 1_700_000_000 + rng.randrange(0, 100_000_000)
+            name = f"{spec}-{alg or 'noalg'}-{copy}"
+            policies.append(Policy(name, keys, signer, issuers, audiences, rng.choice(LEEWAYS), now))
+    return policies
