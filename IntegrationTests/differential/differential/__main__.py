@@ -9,7 +9,7 @@ import time
 from . import fixtures, oracle_joserfc, oracle_jwtk, oracle_pyjwt
 from .analysis import analyse
 from .cases import CONTROL, Case, make_cases
-from .classifier import Outcome, classify, is_failure
+from .classifier import RULES, Outcome, classify, is_failure
 from .keys import KeyPool
 from .mutations import load_all
 from .policies import KEY_SPECS, build_policies
@@ -85,8 +85,15 @@ def main(argv=None) -> int:
     coverage_failed = 1 if (args.ci and missing) else 0
     if coverage_failed:
         print("coverage incomplete in the CI subset: counted as one failure")
-    print(f"differential: {report.passed} passed, {report.failed + coverage_failed} failed")
-    return 1 if report.failed + coverage_failed else 0
+    # Every rule must be a documented row: an explanation nobody can read explains nothing.
+    with open(os.path.join(HERE, "..", "..", "docs", "DIFFERENCES.md")) as f:
+        documented = f.read()
+    undocumented = [r.id for r in RULES if f"`{r.id}`" not in documented]
+    if undocumented:
+        print(f"rules without a row in docs/DIFFERENCES.md (counted as one failure): {', '.join(undocumented)}")
+    failed = report.failed + coverage_failed + (1 if undocumented else 0)
+    print(f"differential: {report.passed} passed, {failed} failed")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ class Draft:
     sig_bytes_hooks: list[Callable[[bytes], bytes]] = field(default_factory=list)
     sig_text_hooks: list[Callable[[str], str]] = field(default_factory=list)
     join: Callable[[str, str, str], str] | None = None
+    sign_override: Callable[[bytes, random.Random], bytes] | None = None   # a deliberately malformed signature
 
     def get(self, which: str, name: str) -> str | None:
         for n, v in getattr(self, which):
@@ -56,6 +57,8 @@ class Draft:
         return self.claims_raw if self.claims_raw is not None else members_json(self.claims)
 
     def signature(self, signing_input: bytes, rng: random.Random) -> bytes:
+        if self.sign_override is not None:
+            return self.sign_override(signing_input, rng)
         if self.hmac_secret is not None:
             return signer.hmac_tag(self.hmac_secret, self.alg, signing_input)
         return signer.sign(self.alg, self.key, signing_input, rng)

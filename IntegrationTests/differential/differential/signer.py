@@ -32,9 +32,17 @@ def _mgf1(seed: bytes, length: int, h) -> bytes:
     return out[:length]
 
 
-def _pss_sign(key, alg: str, message: bytes, rng: random.Random) -> bytes:
+def rsa_raw_sign(key, encoded_message: bytes) -> bytes:
+    """RSASP1 over an encoded message the caller built (RFC 8017 §5.2.1)."""
+    numbers = key.private_numbers()
+    n = numbers.public_numbers.n
+    return pow(int.from_bytes(encoded_message, "big"), numbers.d, n).to_bytes((n.bit_length() + 7) // 8, "big")
+
+
+def _pss_sign(key, alg: str, message: bytes, rng: random.Random, salt_length: int | None = None,
+              mgf_hash=None) -> bytes:
     """RFC 8017 §9.1.1 EMSA-PSS-ENCODE with salt length = hash length (RFC 7518
-    §3.5), then RSASP1 with the private exponent."""
+    §3.5) unless told otherwise, then RSASP1 with the private exponent."""
     h = _hash_for(alg)[0]
     numbers = key.private_numbers()
     n, d = numbers.public_numbers.n, numbers.d
@@ -43,13 +51,18 @@ def _pss_sign(key, alg: str, message: bytes, rng: random.Random) -> bytes:
     em_len = (em_bits + 7) // 8
     m_hash = h(message).digest()
     h_len = len(m_hash)
-    salt = rng.randbytes(h_len)
+    salt = rng.randbytes(h_len if salt_length is None else salt_length)
     hh = h(b"\x00" * 8 + m_hash + salt).digest()
-    db = b"\x00" * (em_len - 2 * h_len - 2) + b"\x01" + salt
-    masked = bytes(a ^ b for a, b in zip(db, _mgf1(hh, em_len - h_len - 1, h)))
+    db = b"\x00" * (em_len - len(salt) - h_len - 2) + b"\x01" + salt
+    masked = bytes(a ^ b for a, b in zip(db, _mgf1(hh, em_len - h_len - 1, mgf_hash or h)))
     masked = bytes([masked[0] & (0xFF >> (8 * em_len - em_bits))]) + masked[1:]
     em = int.from_bytes(masked + hh + b"\xbc", "big")
     return pow(em, d, n).to_bytes((mod_bits + 7) // 8, "big")
+
+
+def pss_variant(alg: str, key: TestKey, signing_input: bytes, rng: random.Random, salt_length: int | None,
+                mgf_hash=None) -> bytes:
+    return _pss_sign(key.private, alg, signing_input, rng, salt_length, mgf_hash)
 
 
 def sign(alg: str, key: TestKey, signing_input: bytes, rng: random.Random) -> bytes:

@@ -34,5 +34,5 @@ def mutation(name: str, resignable: bool = True):
 
 
 def load_all() -> list[Mutation]:
-    from . import claims, encoding, header, json_text, signature, structure  # noqa: F401  (registers)
+    from . import claims, encoding, header, json_text, rsa_padding, signature, structure  # noqa: F401  (registers)
     return REGISTRY

@@ -49,12 +49,13 @@ def iss_edit(d, ctx):
     import json
     iss = json.loads(current)
     choice = ctx.rng.choice(["escaped-solidus", "unicode-escape", "case", "trailing-slash", "number", "null",
-                             "missing", "array", "other", "empty"])
+                             "missing", "array", "other", "empty", "nul-suffix", "prefix"])
     value = {
         "escaped-solidus": j(iss).replace("/", "\\/"),
         "unicode-escape": '"' + "".join(f"\\u{ord(c):04x}" for c in iss) + '"',
         "case": j(iss.upper()), "trailing-slash": j(iss + "/"), "number": "42", "null": "null",
         "missing": None, "array": j([iss]), "other": j("https://evil.example"), "empty": j(""),
+        "nul-suffix": j(iss)[:-1] + '\\u0000"', "prefix": j(iss[:-1]),
     }[choice]
     d.set("claims", "iss", value)
     return f"iss {choice}"

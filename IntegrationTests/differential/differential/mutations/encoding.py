@@ -1,6 +1,7 @@
 """base64url forms other than the canonical one (RFC 7515 §2, RFC 4648 §3.5 and §5)."""
 from . import mutation
 from .. import b64
+from ..draft import j
 
 SEGMENTS = ["header", "payload", "signature"]
 
@@ -32,6 +33,12 @@ def padding(d, ctx):
 @mutation("b64-std-alphabet")
 def std_alphabet(d, ctx):
     segment = ctx.rng.choice(SEGMENTS)
+    # Plain ASCII JSON rarely encodes to '-' or '_'; a member of high code
+    # points does (0xFB 0xFF ... give 62 and 63), so the edit has something to change.
+    if segment == "header":
+        d.header.append((j("x"), j("\u00ff\u00fe?>~")))
+    elif segment == "payload":
+        d.claims.append((j("x"), j("\u00ff\u00fe?>~")))
     _on_segment(d, segment, b64.with_standard_alphabet)
     return f"standard alphabet (+/) in the {segment}"
 

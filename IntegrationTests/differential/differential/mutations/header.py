@@ -75,11 +75,14 @@ def alg_odd(d, ctx):
 
 @mutation("kid-edit")
 def kid_edit(d, ctx):
-    choice = ctx.rng.choice(["missing", "unknown", "number", "null", "empty", "escaped", "case", "array"])
+    choice = ctx.rng.choice(["missing", "unknown", "number", "null", "empty", "escaped", "case", "array", "nul-suffix",
+                             "prefix"])
     kid = d.key.kid
     value = {"missing": None, "unknown": j("k9"), "number": "1", "null": "null", "empty": '""',
              "escaped": '"' + "".join(f"\\u{ord(c):04x}" for c in (kid or "k1")) + '"',
-             "case": j((kid or "k1").upper()), "array": j([kid or "k1"])}[choice]
+             "case": j((kid or "k1").upper()), "array": j([kid or "k1"]),
+             # A C-string comparison would stop at the NUL; a prefix match would take "k".
+             "nul-suffix": '"' + (kid or "k1") + '\\u0000"', "prefix": j((kid or "k1")[:-1])}[choice]
     d.set("header", "kid", value)
     return f"kid {choice}"
 

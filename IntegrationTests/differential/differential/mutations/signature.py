@@ -63,6 +63,23 @@ def sig_ecdsa_form(d, ctx):
     return "ECDSA high-S twin (s -> n - s), still a valid signature"
 
 
+_ED25519_L = 2**252 + 27742317777372353535851937790883648493
+
+
+@mutation("sig-eddsa-s-plus-l", resignable=False)
+def sig_eddsa_s_plus_l(d, ctx):
+    """Ed25519 S replaced by S + L: the same point equation holds, but RFC 8032
+    §5.1.7 requires S < L (signature malleability)."""
+    if d.key is None or d.key.crv != "Ed25519" or d.alg not in ("EdDSA", "Ed25519"):
+        return None
+
+    def malleate(sig):
+        s = int.from_bytes(sig[32:], "little") + _ED25519_L
+        return sig[:32] + s.to_bytes(32, "little") if s < 2**256 else sig
+    d.sig_bytes_hooks.append(malleate)
+    return "Ed25519 S + L"
+
+
 @mutation("sig-other-key", resignable=False)
 def sig_other_key(d, ctx):
     """Signed by the other trusted key (the decoy) or by an untrusted one, under
