@@ -52,8 +52,7 @@ def _prime(bits: int, rng: random.Random, e: int) -> int:
             return n
 
 
-def rsa_private_key(bits: int, rng: random.Random) -> rsa.RSAPrivateKey:
-    e = 65537
+def rsa_private_key(bits: int, rng: random.Random, e: int = 65537) -> rsa.RSAPrivateKey:
     while True:
         p, q = _prime(bits // 2, rng, e), _prime(bits // 2, rng, e)
         if p != q and (p * q).bit_length() == bits:
@@ -142,11 +141,12 @@ class KeyPool:
 
 
 def _private_key(spec: str, rng: random.Random) -> tuple:
-    """`spec` is "oct-<bytes>", "RSA-<bits>", an EC crv or an OKP crv."""
+    """`spec` is "oct-<bytes>", "RSA-<bits>" or "RSA-<bits>-e3", an EC crv or an OKP crv."""
     if spec.startswith("oct-"):
         kty, crv, private = "oct", None, rng.randbytes(int(spec[4:]))
     elif spec.startswith("RSA-"):
-        kty, crv, private = "RSA", None, rsa_private_key(int(spec[4:]), rng)
+        bits, _, e = spec[4:].partition("-e")
+        kty, crv, private = "RSA", None, rsa_private_key(int(bits), rng, int(e or 65537))
     elif spec in EC_CURVES:
         curve = EC_CURVES[spec][0]()
         order_bits = curve.key_size

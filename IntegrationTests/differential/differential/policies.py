@@ -9,9 +9,13 @@ from .keys import KeyPool, TestKey
 # algorithm jwt-kernel verifies and every key type it loads.
 KEY_SPECS = [
     ("oct-32", "HS256"), ("oct-48", "HS384"), ("oct-64", "HS512"), ("oct-64", None), ("oct-32", None),
+    # Longer than a SHA-256 block (64) and a SHA-512 block (128): HMAC hashes such keys first.
+    ("oct-100", None), ("oct-200", "HS512"),
     ("RSA-2048", "RS256"), ("RSA-2048", "RS384"), ("RSA-2048", "RS512"),
     ("RSA-2048", "PS256"), ("RSA-2048", "PS384"), ("RSA-2048", "PS512"),
     ("RSA-2048", None), ("RSA-3072", None),
+    # e = 3: where loose PKCS#1 v1.5 parsing becomes a forgery (Bleichenbacher 2006).
+    ("RSA-2048-e3", "RS256"), ("RSA-2048-e3", None),
     ("P-256", "ES256"), ("P-384", "ES384"), ("P-521", "ES512"), ("secp256k1", "ES256K"),
     ("P-256", None), ("P-521", None),
     ("Ed25519", "EdDSA"), ("Ed25519", None), ("Ed448", "EdDSA"), ("Ed448", None),

@@ -48,7 +48,8 @@ class Report:
             for k, n in self.reason_mismatch.most_common(8):
                 print(f"  {n:6d}  {k}")
         if self.failures:
-            print(f"\nfailures ({len(self.failures)}; up to {show} per class shown):")
+            print(f"\nfailures ({len(self.failures)}; up to {show} per class shown; --save-failures DIR writes each "
+                  f"with its key set, policy and a replay command):")
             shown = collections.Counter()
             for label, case, o in self.failures:
                 if shown[label] >= show:

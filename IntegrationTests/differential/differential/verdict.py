@@ -21,8 +21,9 @@ class Verdict:
 
 JWTK_REASONS = {
     "malformed": FORMAT, "too_large": FORMAT, "crit_unsupported": FORMAT, "bad_typ": FORMAT,
-    "unsupported_alg": ALG, "alg_not_allowed": ALG,
-    "unknown_kid": KEY, "key_alg_mismatch": KEY,
+    # key_alg_mismatch is "this alg is not the key's": what the oracles call an algorithm error.
+    "unsupported_alg": ALG, "alg_not_allowed": ALG, "key_alg_mismatch": ALG,
+    "unknown_kid": KEY,
     "bad_signature": SIGNATURE,
     "expired": EXPIRED, "not_yet_valid": NOT_YET,
     "bad_issuer": CLAIM, "bad_audience": CLAIM, "missing_claim": CLAIM, "bad_claim_type": CLAIM, "bad_nonce": CLAIM,

@@ -120,3 +120,35 @@ def json_syntax(d, ctx):
         return f"header JSON {choice}"
     d.claims_raw = raw
     return f"claims JSON {choice}"
+
+
+def _escaped(name: str, rng) -> str:
+    """The member name with one or all characters as \\u escapes."""
+    if rng.random() < 0.5:
+        return '"' + "".join(f"\\u{ord(c):04x}" for c in name) + '"'
+    i = rng.randrange(len(name))
+    return '"' + name[:i] + f"\\u{ord(name[i]):04X}" + name[i + 1:] + '"'
+
+
+@mutation("escaped-names")
+def escaped_names(d, ctx):
+    """A registered name spelled with escapes, carrying a value that must fail:
+    a verifier that matches names on raw bytes would skip the check."""
+    now, lw = ctx.policy.now, ctx.policy.leeway
+    choice = ctx.rng.choice(["nbf-future", "exp-past", "iss-wrong", "aud-wrong", "exp-valid", "alg-none", "crit",
+                             "kid-unknown"])
+    if choice in ("nbf-future", "exp-past", "iss-wrong", "aud-wrong", "exp-valid"):
+        name = choice.split("-")[0]
+        value = {"nbf-future": j(now + lw + 3600), "exp-past": j(now - lw - 3600), "iss-wrong": j("https://evil.example"),
+                 "aud-wrong": j("evil-client"), "exp-valid": j(now + lw + 3600)}[choice]
+        d.set("claims", name, None)
+        d.claims.append((_escaped(name, ctx.rng), value))
+    elif choice == "alg-none":
+        d.set("header", "alg", None)
+        d.header.append((_escaped("alg", ctx.rng), j("none")))
+    elif choice == "crit":
+        d.header.append((_escaped("crit", ctx.rng), j(["exp"])))
+    else:
+        d.set("header", "kid", None)
+        d.header.append((_escaped("kid", ctx.rng), j("k9")))
+    return f"escaped name: {choice}"
