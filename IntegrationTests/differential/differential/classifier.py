@@ -79,7 +79,7 @@ def _numericdate_not_number(o: Outcome) -> bool:
 
 
 def _fractional_time(o: Outcome) -> bool:
-    return any(_claim_kind(o, n) == "float" and o.facts.c[n] != int(o.facts.c[n]) for n in ("exp", "nbf"))
+    return any(_claim_kind(o, n) == "float" and o.facts.c[n] != int(o.facts.c[n]) for n in TIME_CLAIMS)
 
 
 def _unchecked_claim_type(o: Outcome) -> bool:
@@ -179,10 +179,10 @@ RULES: list[Rule] = [
          "nonce/azp that is not a string: jwtk type-checks the OpenID Connect claims it knows, the oracles do not",
          _oidc_claim_type, jwtk_codes=("bad_claim_type",)),
     Rule("S16-pyjwt-truncates-time", "jwtk-stricter",
-         "fractional exp/nbf near a boundary: PyJWT compares int(value), jwtk and joserfc the exact number",
-         _fractional_time, jwtk_codes=("expired", "not_yet_valid")),
+         "fractional exp/nbf/iat near a boundary: PyJWT compares int(value), jwtk and joserfc the exact number",
+         _fractional_time, jwtk_codes=("expired", "not_yet_valid", "issued_in_future")),
     Rule("O1-pyjwt-truncates-time", "oracle-stricter",
-         "fractional exp/nbf near a boundary: PyJWT compares int(value), jwtk and joserfc the exact number",
+         "fractional exp/nbf/iat near a boundary: PyJWT compares int(value), jwtk and joserfc the exact number",
          _fractional_time, oracle="pyjwt", oracle_errors=("ExpiredSignatureError", "ImmatureSignatureError")),
     Rule("O2-pyjwt-no-rfc9864", "oracle-stricter",
          "alg Ed25519/Ed448 (RFC 9864) or a key declared for them: PyJWT does not implement the fully-specified names",

@@ -20,10 +20,10 @@ def _token(header: str, claims: str, alg: str, key) -> str:
     return f"{signing_input}.{b64.encode(sign(alg, key, signing_input.encode(), random.Random(0)))}"
 
 
-def _write(name: str, finding: str, token: str, key, oracles: dict) -> None:
+def _write(name: str, finding: str, status: str, token: str, key, oracles: dict) -> None:
     policy = Policy(name, [key], key, [], [], 0, NOW)
     doc = {
-        "name": name, "finding": finding, "token": token,
+        "name": name, "finding": finding, "status": status, "token": token,
         "jwks": {"keys": [key.jwk]},
         "policy": {"iss": [], "aud": [], "leeway": 0, "now": NOW},
         "oracles_when_recorded": oracles,
@@ -44,6 +44,8 @@ def main() -> None:
            "jwtk accepts a JWS whose protected header carries \"b64\": false without listing it in crit; it "
            "verifies base64url(header).base64url(payload) as if b64 were true. PyJWT and joserfc implement RFC 7797 "
            "and reject it.",
+           "fixed on main in 11fd401 (b64 other than true is malformed); kept as a regression check, where all "
+           "three now reject",
            _token('{"alg":"HS256","kid":"k1","b64":false}', claims, "HS256", hs),
            hs, {"pyjwt": "DecodeError: Payload segment must be empty when 'b64' is false.",
                 "joserfc": "MissingCritHeaderError: Missing critical 'b64' value in header"})
@@ -52,6 +54,8 @@ def main() -> None:
     _write("F2a-ed25519-token-under-eddsa-key",
            "jwtk accepts alg \"Ed25519\" with a JWK whose \"alg\" is \"EdDSA\". PyJWT (algorithms = the key's alg) "
            "and joserfc (key filtered by alg) reject it.",
+           "open: jwt-kernel treats EdDSA and Ed25519/Ed448 as one algorithm on purpose (VerificationKey cites "
+           "RFC 9864 §2); to be confirmed or dropped",
            _token(f'{{"alg":"Ed25519","kid":"k1"}}', claims, "Ed25519", ed),
            ed, {"pyjwt": "InvalidAlgorithmError: The specified alg value is not allowed",
                 "joserfc": "UnsupportedAlgorithmError: Algorithm of 'Ed25519' is not allowed"})
@@ -59,6 +63,7 @@ def main() -> None:
     ed2 = pool.key("Ed25519", 0, "k1", "Ed25519")
     _write("F2b-eddsa-token-under-ed25519-key",
            "jwtk accepts alg \"EdDSA\" with a JWK whose \"alg\" is \"Ed25519\" (the reverse of F2a).",
+           "open, as F2a",
            _token('{"alg":"EdDSA","kid":"k1"}', claims, "EdDSA", ed2),
            ed2, {"pyjwt": "DecodeError: It is required that you pass in a value for the \"algorithms\" argument "
                           "(PyJWT has no Ed25519 name, so the key's algorithms are none it knows)",

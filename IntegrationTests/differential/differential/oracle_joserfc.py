@@ -2,36 +2,18 @@
 differ by policy:
 - `now` and leeway are passed to the claims registry;
 - `exp` is essential; iss/aud essential with the accepted values when set;
-- `iat` in the future is not a rejection (see oracle_pyjwt), its type still is;
 - unknown header members are ignored (`strict_check_header=False`), as
   RFC 7515 §4 requires of members not listed in `crit`;
 - keys: the policy's key set as a joserfc KeySet, chosen by joserfc itself."""
 import warnings
 
 from joserfc import jwt
-from joserfc.errors import InvalidClaimError
 from joserfc.jwk import KeySet
 from joserfc.jws import JWSRegistry
 from joserfc.jwt import JWTClaimsRegistry
 
 from .policies import Policy
 from .verdict import ALG, CLAIM, EXPIRED, FORMAT, KEY, OTHER, SIGNATURE, Verdict
-
-try:
-    from joserfc._rfc7519.claims import _validate_numeric_time
-except ImportError:  # pragma: no cover  (private helper; same rule spelled out)
-    import math
-
-    def _validate_numeric_time(s):
-        return not isinstance(s, bool) and (isinstance(s, int) or (isinstance(s, float) and math.isfinite(s)))
-
-
-class _AlignedClaims(JWTClaimsRegistry):
-    def validate_iat(self, value):
-        if not _validate_numeric_time(value):
-            raise InvalidClaimError("iat", "Claim 'iat' must be a NumericDate value")
-        self.check_value("iat", value)
-
 
 _REASONS = {
     "BadSignatureError": SIGNATURE, "ExpiredTokenError": EXPIRED, "MissingClaimError": CLAIM,
@@ -43,7 +25,7 @@ _REASONS = {
 
 
 def _reason(error: Exception) -> str:
-    if type(error).__name__ == "InvalidClaimError" and "not yet valid" in str(error):
+    if type(error).__name__ == "InvalidClaimError" and ("not yet valid" in str(error) or "in the future" in str(error)):
         return "not-yet-valid"
     return _REASONS.get(type(error).__name__, OTHER)
 
@@ -56,7 +38,7 @@ def verify_batch(policy: Policy, tokens: list[str]) -> list[Verdict]:
         options["iss"] = {"essential": True, "values": list(policy.issuers)}
     if policy.audiences:
         options["aud"] = {"essential": True, "values": list(policy.audiences)}
-    claims_rules = _AlignedClaims(now=policy.now, leeway=policy.leeway, **options)
+    claims_rules = JWTClaimsRegistry(now=policy.now, leeway=policy.leeway, **options)
     out = []
     for token in tokens:
         try:

@@ -4,8 +4,6 @@ differ by policy rather than by reading of the RFCs:
 - `exp` is required (jwt-kernel's default, RFC 8725 §3.10 spirit);
 - `aud` is not checked when the policy names no audience (PyJWT otherwise
   rejects any token carrying `aud`; jwtk checks `aud` only when asked);
-- `iat` in the future is not a rejection (the jwtk CLI has no such rule;
-  the library's `rejectIssuedInFuture` is off), but its type still is;
 - keys come from the policy's key set by `kid`, or the single key when the
   token has none, as an application with a JWKS would pick them."""
 import warnings
@@ -13,7 +11,6 @@ from datetime import datetime, timezone
 
 import jwt
 import jwt.api_jwt as api_jwt
-from jwt.exceptions import InvalidIssuedAtError
 
 from .policies import Policy
 from .verdict import ALG, CLAIM, EXPIRED, FORMAT, KEY, NOT_YET, OTHER, SIGNATURE, Verdict
@@ -29,14 +26,6 @@ class _FrozenClock(datetime):
 
 
 api_jwt.datetime = _FrozenClock
-
-
-class _AlignedPyJWT(jwt.PyJWT):
-    def _validate_iat(self, payload, now, leeway):
-        try:
-            int(payload["iat"])
-        except (ValueError, TypeError, OverflowError):
-            raise InvalidIssuedAtError("Issued At claim (iat) must be an integer.") from None
 
 
 _REASONS = {
@@ -58,7 +47,7 @@ def _reason(error: Exception) -> str:
 
 def verify_batch(policy: Policy, tokens: list[str]) -> list[Verdict]:
     _FrozenClock.frozen = float(policy.now)
-    verifier = _AlignedPyJWT()
+    verifier = jwt.PyJWT()
     allowed = [a for a in policy.signer.allowed_algs if a in _SUPPORTED]
     options = {"require": ["exp"], "verify_aud": bool(policy.audiences)}
     out = []

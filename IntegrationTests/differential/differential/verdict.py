@@ -25,6 +25,7 @@ JWTK_REASONS = {
     "unsupported_alg": ALG, "alg_not_allowed": ALG, "key_alg_mismatch": ALG,
     "unknown_kid": KEY,
     "bad_signature": SIGNATURE,
-    "expired": EXPIRED, "not_yet_valid": NOT_YET,
+    "expired": EXPIRED, "not_yet_valid": NOT_YET, "issued_in_future": NOT_YET,
     "bad_issuer": CLAIM, "bad_audience": CLAIM, "missing_claim": CLAIM, "bad_claim_type": CLAIM, "bad_nonce": CLAIM,
+    "unknown_issuer": CLAIM, "keys_unavailable": KEY,
 }
