@@ -10,6 +10,7 @@
 # (--show K, --dump FILE, --save-failures DIR, --jwtk PATH). The last line is
 # `differential: N passed, M failed`; the exit status is non-zero if M > 0.
 set -euo pipefail
+caller="$PWD"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 venv="$root/.build-venv"
@@ -29,18 +30,27 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
     echo "$want" > "$stamp"
 fi
 
-jwtk="$root/.build/release/jwtk"
+# The jwtk under test: --jwtk PATH, or the release build (built here when missing).
+jwtk=""
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
-    [ "${args[i]}" = "--jwtk" ] && jwtk="${args[i + 1]}"
+    if [ "${args[i]}" = "--jwtk" ] && ((i + 1 < ${#args[@]})); then
+        jwtk="${args[i + 1]}"
+        [[ "$jwtk" = /* ]] || jwtk="$caller/$jwtk"   # relative to where run.sh was called from
+        args[i + 1]="$jwtk"
+    fi
 done
-if [ ! -x "$jwtk" ]; then
-    echo "building jwtk (release)"
-    swift build -c release --product jwtk
+if [ -z "$jwtk" ]; then
+    jwtk="$root/.build/release/jwtk"
+    if [ ! -x "$jwtk" ]; then
+        echo "building jwtk (release)"
+        swift build -c release --product jwtk
+    fi
+    args+=(--jwtk "$jwtk")
+elif [ ! -x "$jwtk" ]; then
+    echo "run.sh: --jwtk $jwtk is not an executable" >&2
+    exit 2
 fi
-has_jwtk=0
-for a in "$@"; do [ "$a" = "--jwtk" ] && has_jwtk=1; done
-((has_jwtk)) || args+=(--jwtk "$jwtk")
 
 cd "$here"
 exec "$venv/bin/python" -m differential "${args[@]}"
