@@ -163,3 +163,14 @@ def _private_key(spec: str, rng: random.Random) -> tuple:
 
 def jwks_json(keys: list[TestKey]) -> str:
     return json.dumps({"keys": [k.jwk for k in keys]}, sort_keys=True)
+
+
+def key_file(keys: list[TestKey], key_format: str) -> str:
+    """The key set as jwtk's --jwks file in one of the forms it loads."""
+    if key_format == "jwk":
+        return json.dumps(keys[0].jwk, sort_keys=True)
+    if key_format == "pem":
+        return keys[0].public_pem().decode()
+    if key_format == "pem-map":
+        return json.dumps({k.kid: k.public_pem().decode() for k in keys}, sort_keys=True)
+    return jwks_json(keys)

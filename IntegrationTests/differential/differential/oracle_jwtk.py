@@ -5,7 +5,7 @@ import os
 import subprocess
 import tempfile
 
-from .keys import jwks_json
+from .keys import key_file
 from .policies import Policy
 from .verdict import JWTK_REASONS, OTHER, Verdict
 
@@ -16,9 +16,9 @@ def verify_batch(jwtk: str, policy: Policy, tokens: list[str]) -> list[Verdict]:
         # would test line handling, which is changing, not verification.
         assert t and not any(c.isspace() for c in t), "token unfit for a line-based batch"
     with tempfile.TemporaryDirectory(prefix="jwtk-diff-") as tmp:
-        path = os.path.join(tmp, "jwks.json")
+        path = os.path.join(tmp, "keys.pem" if policy.key_format == "pem" else "keys.json")
         with open(path, "w") as f:
-            f.write(jwks_json(policy.keys))
+            f.write(key_file(policy.keys, policy.key_format))
         proc = subprocess.run([jwtk, *policy.jwtk_args(path)], input="\n".join(tokens) + "\n",
                               capture_output=True, text=True, timeout=600)
     if proc.returncode not in (0, 1):

@@ -36,6 +36,9 @@ class Policy:
     audiences: list[str]       # empty: aud not checked
     leeway: int
     now: int
+    # How jwtk is given the keys: "jwks", a single "jwk", a "pem" public key, or a
+    # {kid: PEM} "pem-map" (the Google/Firebase form). The oracles always get the JWKs.
+    key_format: str = "jwks"
 
     @property
     def decoy(self) -> TestKey | None:
@@ -50,9 +53,24 @@ class Policy:
         return args
 
     def describe(self) -> dict:
-        return {"name": self.name, "issuers": self.issuers, "audiences": self.audiences,
+        return {"name": self.name, "key_format": self.key_format, "issuers": self.issuers, "audiences": self.audiences,
                 "leeway": self.leeway, "now": self.now,
                 "keys": [{"label": k.label, "kid": k.kid} for k in self.keys]}
+
+
+def _key_formats(keys: list[TestKey]) -> list[str]:
+    """The file forms that carry exactly what the JWKs say: PEM has no kid and
+    no alg, so it is offered only for keys that declare neither (or only a kid,
+    for the map form)."""
+    formats = ["jwks", "jwks"]
+    if len(keys) == 1:
+        formats.append("jwk")
+    if all(k.kty != "oct" and k.declared_alg is None for k in keys):
+        if len(keys) == 1 and keys[0].kid is None:
+            formats.append("pem")
+        if all(k.kid is not None for k in keys):
+            formats.append("pem-map")
+    return formats
 
 
 def build_policies(seed: int, pool: KeyPool, copies: int) -> list[Policy]:
@@ -72,5 +90,6 @@ def build_policies(seed: int, pool: KeyPool, copies: int) -> list[Policy]:
             audiences = rng.sample(AUDIENCES, rng.choice([0, 1, 1, 2]))
             now = 1_700_000_000 + rng.randrange(0, 100_000_000)
             name = f"{spec}-{alg or 'noalg'}-{copy}"
-            policies.append(Policy(name, keys, signer, issuers, audiences, rng.choice(LEEWAYS), now))
+            leeway = rng.choice(LEEWAYS)
+            policies.append(Policy(name, keys, signer, issuers, audiences, leeway, now, rng.choice(_key_formats(keys))))
     return policies
