@@ -39,6 +39,8 @@ class Policy:
     # How jwtk is given the keys: "jwks", a single "jwk", a "pem" public key, or a
     # {kid: PEM} "pem-map" (the Google/Firebase form). The oracles always get the JWKs.
     key_format: str = "jwks"
+    # Whether jwtk also gets --alg for each algorithm the key allows (the same set, said twice).
+    alg_flags: bool = False
 
     @property
     def decoy(self) -> TestKey | None:
@@ -50,10 +52,14 @@ class Policy:
             args += ["--iss", i]
         for a in self.audiences:
             args += ["--aud", a]
+        if self.alg_flags:
+            for alg in self.signer.allowed_algs:
+                args += ["--alg", alg]
         return args
 
     def describe(self) -> dict:
-        return {"name": self.name, "key_format": self.key_format, "issuers": self.issuers, "audiences": self.audiences,
+        return {"name": self.name, "key_format": self.key_format, "alg_flags": self.alg_flags,
+                "issuers": self.issuers, "audiences": self.audiences,
                 "leeway": self.leeway, "now": self.now,
                 "keys": [{"label": k.label, "kid": k.kid} for k in self.keys]}
 
@@ -91,5 +97,6 @@ def build_policies(seed: int, pool: KeyPool, copies: int) -> list[Policy]:
             now = 1_700_000_000 + rng.randrange(0, 100_000_000)
             name = f"{spec}-{alg or 'noalg'}-{copy}"
             leeway = rng.choice(LEEWAYS)
-            policies.append(Policy(name, keys, signer, issuers, audiences, leeway, now, rng.choice(_key_formats(keys))))
+            key_format = rng.choice(_key_formats(keys))
+            policies.append(Policy(name, keys, signer, issuers, audiences, leeway, now, key_format, rng.random() < 0.3))
     return policies
