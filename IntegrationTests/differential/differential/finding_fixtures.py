@@ -54,8 +54,8 @@ def main() -> None:
     _write("F2a-ed25519-token-under-eddsa-key",
            "jwtk accepts alg \"Ed25519\" with a JWK whose \"alg\" is \"EdDSA\". PyJWT (algorithms = the key's alg) "
            "and joserfc (key filtered by alg) reject it.",
-           "open: jwt-kernel treats EdDSA and Ed25519/Ed448 as one algorithm on purpose (VerificationKey cites "
-           "RFC 9864 §2); to be confirmed or dropped",
+           "fixed on main in 5e15f5e (a declared EdDSA/Ed25519/Ed448 alg pins exactly that name); kept as a "
+           "regression check, where all three now reject",
            _token(f'{{"alg":"Ed25519","kid":"k1"}}', claims, "Ed25519", ed),
            ed, {"pyjwt": "InvalidAlgorithmError: The specified alg value is not allowed",
                 "joserfc": "UnsupportedAlgorithmError: Algorithm of 'Ed25519' is not allowed"})
@@ -63,7 +63,7 @@ def main() -> None:
     ed2 = pool.key("Ed25519", 0, "k1", "Ed25519")
     _write("F2b-eddsa-token-under-ed25519-key",
            "jwtk accepts alg \"EdDSA\" with a JWK whose \"alg\" is \"Ed25519\" (the reverse of F2a).",
-           "open, as F2a",
+           "fixed on main in 5e15f5e, as F2a; kept as a regression check",
            _token('{"alg":"EdDSA","kid":"k1"}', claims, "EdDSA", ed2),
            ed2, {"pyjwt": "DecodeError: It is required that you pass in a value for the \"algorithms\" argument "
                           "(PyJWT has no Ed25519 name, so the key's algorithms are none it knows)",
