@@ -62,8 +62,9 @@ class Report:
                 print(f"    jwtk:    {o.jwtk.short()}\n    PyJWT:   {o.pyjwt.short()}\n    joserfc: {o.joserfc.short()}")
                 print(f"    policy:  {case.policy.describe()}")
                 print(f"    token:   {case.token}")
-                print(f"    replay:  echo {shlex.quote(case.token[:60])}... | {jwtk_path} "
-                      f"{' '.join(case.policy.jwtk_args('JWKS'))}")
+                print(f"    replay:  printf '%s\\n' {shlex.quote(case.token)} | {jwtk_path} "
+                      f"{' '.join(shlex.quote(a) for a in case.policy.jwtk_args('KEYS'))}   "
+                      f"(KEYS: the policy's key set, written by --save-failures)")
         counts = {l: n for l, n in self.by_label.items() if l in (UNEXPLAINED, UNEXPLAINED_JWTK_ONLY)}
         if counts:
             print(f"\nunexplained: {counts}")
