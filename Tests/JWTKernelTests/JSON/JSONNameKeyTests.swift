@@ -69,3 +69,24 @@ final class JSONNameKeyTests: XCTestCase {
         XCTAssertNoThrow(try keys(#"{"email_verified":1,"email_verifiee":2,"a":1,"b":2}"#))
     }
 }
+
+/// Objects far larger than the inline name buffer: duplicates still found (their cost is
+/// linear, shown by the benchmark's size sweep, not timed here).
+final class LargeObjectTests: XCTestCase {
+    func parse(_ json: String) -> Bool {
+        let bytes = Array(json.utf8)
+        return bytes.withUnsafeBytes { raw in
+            var parser = JSONParser(raw)
+            return (try? parser.parseDocument()) != nil
+        }
+    }
+
+    func testDuplicatesAmongThousandsOfMembersAreFound() {
+        let names = (0..<3000).map { "m\($0)" } + (0..<50).map { "long_member_name_\($0)_padding" }
+        let unique = "{" + names.map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+        XCTAssertTrue(parse(unique))
+        for dup in ["m0", "m31", "m32", "m2999", "long_member_name_7_padding", "long_member_name_49_p\\u0061dding"] {
+            XCTAssertFalse(parse(String(unique.dropLast()) + ",\"\(dup)\":1}"), dup)
+        }
+    }
+}
