@@ -17,7 +17,7 @@ struct KernelPeer: Sendable {
         secretKey = JWKSet(keys: [secret])
     }
 
-    private func verifier(for alg: String, cache: VerifiedTokenCache? = nil) -> JWTVerifier {
+    func verifier(for alg: String, cache: VerifiedTokenCache? = nil) -> JWTVerifier {
         JWTVerifier(keys: alg == "HS256" ? secretKey : publicKeys, policy: policy, clock: clock, cache: cache)
     }
 

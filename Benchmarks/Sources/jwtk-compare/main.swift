@@ -11,6 +11,8 @@ struct Options {
     var fixtures: String?
     var impls: Set<String>?
     var algs: Set<String>?
+    /// The size sweep and the stage breakdown (full runs only).
+    var extras = true
 
     init(_ args: [String]) {
         var it = args.makeIterator()
@@ -22,7 +24,8 @@ struct Options {
             switch arg {
             case "--seconds": seconds = Double(value(arg))!
             case "--rounds": rounds = Int(value(arg))!
-            case "--smoke": smoke = true
+            case "--smoke": smoke = true; extras = false
+            case "--no-extras": extras = false
             case "--out": out = value(arg)
             case "--fixtures": fixtures = value(arg)
             case "--impls": impls = Set(value(arg).split(separator: ",").map(String.init))
@@ -89,6 +92,14 @@ for alg in algorithms {
         try kernel.batch($0, alg: alg, threads: cores)
     })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "cached", threads: 1) { try kernel.cached($0, alg: alg) })
+    // One verifier shared by every thread (no batch API): scaling, and contention beyond the core count.
+    if alg == "HS256" || alg == "RS256" {
+        for threads in [2, 4, 8] {
+            cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "shared", threads: threads) {
+                try kernel.single($0, alg: alg).map { spread($0, threads: threads) }
+            })
+        }
+    }
     cells.append(Cell(impl: "jwt-kit", alg: alg, mode: "single", threads: 1) {
         JWTKitPeer.runner(jwtKitKeys, fixtures, token: $0)
     })
@@ -148,19 +159,21 @@ print("jwtk-compare: \(cells.count) cells, \(fmt(options.seconds, 2)) s each, me
 
 let rows = measureAll(cells, seconds: options.seconds)
 
-func baseline(_ alg: String, in rows: [Row]) -> Double? {
-    rows.first { $0.cell.impl == "openssl-raw" && $0.cell.alg == alg && $0.cell.mode == "single" }?.result?.opsPerSecond
+func baseline(_ alg: String, in rows: [Row], impl: String = "openssl-raw") -> Double? {
+    rows.first { $0.cell.impl == impl && $0.cell.alg == alg && $0.cell.mode == "single" }?.result?.opsPerSecond
 }
 
 print(pad("impl", 14) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
-    + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("spread", 8, right: true)
+    + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("vs floor", 9, right: true)
+    + pad("spread", 8, right: true)
     + pad("allocs/op", 11, right: true))
 for row in rows {
     let c = row.cell
     var line = pad(c.impl, 14) + pad(c.alg, 7) + pad(c.mode, 8) + pad(String(c.threads), 4, right: true)
     if let r = row.result {
         let ratio = baseline(c.alg, in: rows).map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
-        line += pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true)
+        let floorRatio = baseline(c.alg, in: rows, impl: "openssl-floor").map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
+        line += pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true) + pad(floorRatio, 9, right: true)
             + pad(fmt(r.spread * 100, 0) + "%", 8, right: true) + pad(r.allocsPerOp.map { fmt($0, 1) } ?? "-", 11, right: true)
     } else {
         line += "  " + (row.note ?? "")
@@ -188,6 +201,28 @@ if countAllocs {
     allocationFailures.append("allocations cannot be counted (malloc interposition inactive), so the zero-allocation promise is unchecked")
 }
 
+// The size sweep and the stage breakdown.
+var sweep: [SizeSweep.Point] = []
+var stages: [StageBreakdown.Row] = []
+if options.extras {
+    sweep = try SizeSweep.run(fixtures, seconds: options.seconds, rounds: options.rounds)
+    print("size sweep (HS256, claims grow as a groups array): ns per token byte")
+    print(pad("claims", 9, right: true) + pad("token", 9, right: true) + pad("jwt-kernel", 12, right: true)
+        + pad("floor", 9, right: true) + pad("ratio", 8, right: true))
+    for p in sweep {
+        print(pad(String(p.claimsBytes), 9, right: true) + pad(String(p.tokenBytes), 9, right: true)
+            + pad(fmt(p.kernelNsPerByte, 3), 12, right: true) + pad(p.floorNsPerByte.map { fmt($0, 3) } ?? "-", 9, right: true)
+            + pad(p.floorNsPerByte.map { fmt($0 / p.kernelNsPerByte, 2) + "x" } ?? "-", 8, right: true))
+    }
+    if let at4 = sweep.first(where: { $0.claimsBytes == 4096 }), let at64 = sweep.last {
+        print("linearity: ns/byte at 64 KB is \(fmt(at64.kernelNsPerByte / at4.kernelNsPerByte, 2))x ns/byte at 4 KB (target <= 1.2x)")
+    }
+    stages = try StageBreakdown.run(kernel, fixtures, algs: ["HS256", "RS256"].filter { options.algs?.contains($0) ?? true },
+                                    seconds: min(options.seconds, 1.0))
+    print("stages (ns per token):")
+    for row in stages { print("  " + pad(row.alg, 7) + pad(row.stage, 22) + pad(fmt(row.nanoseconds, 1), 12, right: true)) }
+}
+
 // results.json: measured cells only; unsupported and not-yet-available cells are left out.
 let outPath = options.out ?? (options.smoke ? nil : benchmarksDir.deletingLastPathComponent().appending(path: "bench/results.json").path)
 if let outPath {
@@ -201,8 +236,16 @@ if let outPath {
             + "\"threads\":\(c.threads),\"ops_per_s\":\(fmt(r.opsPerSecond, 1)),"
             + "\"allocs_per_op\":\(r.allocsPerOp.map { fmt($0, 2) } ?? "null")}"
     }
+    let sweepJSON = sweep.map { p in
+        "    {\"claims_bytes\":\(p.claimsBytes),\"token_bytes\":\(p.tokenBytes),\"kernel_ops_per_s\":\(fmt(p.kernel.opsPerSecond, 1)),"
+            + "\"kernel_ns_per_byte\":\(fmt(p.kernelNsPerByte, 4)),\"floor_ns_per_byte\":\(p.floorNsPerByte.map { fmt($0, 4) } ?? "null")}"
+    }
+    let stagesJSON = stages.map { r in
+        "    {\"alg\":\(jsonString(r.alg)),\"stage\":\(jsonString(r.stage)),\"ns\":\(fmt(r.nanoseconds, 2))}"
+    }
     let json = "{\"machine\":{\"cores\":\(cores),\"cpu\":\(jsonString(cpu))},\"results\":[\n"
-        + results.joined(separator: ",\n") + "\n]}\n"
+        + results.joined(separator: ",\n") + "\n],\"sweep\":[\n" + sweepJSON.joined(separator: ",\n")
+        + "\n],\"stages\":[\n" + stagesJSON.joined(separator: ",\n") + "\n]}\n"
     try FileManager.default.createDirectory(
         at: URL(fileURLWithPath: outPath).deletingLastPathComponent(), withIntermediateDirectories: true)
     try json.write(toFile: outPath, atomically: true, encoding: .utf8)

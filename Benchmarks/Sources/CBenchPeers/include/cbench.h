@@ -21,6 +21,10 @@ cb_floor *cb_floor_new(const char *alg, const char *token, size_t token_len,
 int cb_floor_verify(cb_floor *b);
 void cb_floor_free(cb_floor *b);
 
+/* HMAC-SHA256 of input under key into out (setup of generated tokens). Returns 1 on success. */
+int cb_hs256_sign(const unsigned char *key, size_t key_len, const char *input, size_t input_len,
+                  unsigned char out[32]);
+
 /* libjwt 1.10: what its users get, jwt_decode (PEM parsed per call) + iss/aud/exp checks. */
 int cb_libjwt_supports(const char *alg);
 typedef struct cb_libjwt cb_libjwt;
