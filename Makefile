@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz sanitize format-check clean
+.PHONY: deps build test demo bench bench-smoke fuzz sanitize format-check clean install clib-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -36,6 +36,15 @@ sanitize: deps
 # Lints the Swift sources against .swift-format (swift format lint --strict).
 format-check:
 	./scripts/format-check.sh
+
+# The C library: self-contained lib/libjwtk.so.0 (+ libjwtk.so, include/jwtk.h, lib/pkgconfig/jwtk.pc).
+PREFIX ?= /usr/local
+install: deps
+	./scripts/clib/install.sh "$(PREFIX)"
+
+# The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
+clib-test: deps
+	./IntegrationTests/clib/run.sh
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Fuzz/.build*

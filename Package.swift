@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "JWTKernel", targets: ["JWTKernel"]),
         .executable(name: "jwtk", targets: ["jwtk"]),
+        // The C library. Not named "jwtk" (the CLI has that name); `make install PREFIX=DIR` ships it as libjwtk.so.0.
+        .library(name: "jwtkc", type: .dynamic, targets: ["JWTKernelC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -28,6 +30,15 @@ let package = Package(
             dependencies: ["COpenSSL", "CXXHash", "CJWTKernelSIMD"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The public C header (include/jwtk.h), hand-written; the .c file only checks its layout.
+        .target(name: "CJWTK"),
+        // Internal C helpers for the C library (atomics); nothing exported.
+        .target(name: "CJWTKSupport"),
+        // The C library's implementation: every `@c @implementation` function is checked against jwtk.h.
+        .target(
+            name: "JWTKernelC",
+            dependencies: ["JWTKernel", "CJWTK", "CJWTKSupport"]
+        ),
         .executableTarget(
             name: "jwtk",
             dependencies: [
@@ -46,6 +57,11 @@ let package = Package(
             name: "jwtkCLITests",
             dependencies: ["COpenSSL"],
             resources: [.copy("Fixtures")]
+        ),
+        // jwtk.h's numbers and names against the Swift tables; the C and Python clients are in IntegrationTests/clib.
+        .testTarget(
+            name: "JWTKernelCTests",
+            dependencies: ["JWTKernelC", "CJWTK", "JWTKernel"]
         ),
     ]
 )

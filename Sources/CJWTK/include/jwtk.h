@@ -1,0 +1,309 @@
+/*
+ * jwtk.h - the C interface of jwt-kernel (libjwtk.so.0): JWT verification for gateways.
+ *
+ * Small, safe and boring, in the manner of sqlite3.h and libcurl:
+ *   - three opaque handles: jwtk_keystore (keys), jwtk_verifier (policy), jwtk_ctx (per-thread results);
+ *   - every function returns an int status: 0 is success, a positive number is the numbered error table
+ *     of docs/ERRORS.md (token errors 1-99, key errors 101-199), a negative number is API misuse;
+ *   - every string goes in as (pointer, length): no NUL terminator is needed or read;
+ *   - no struct is passed or returned by value (LuaJIT compiles calls only without them);
+ *   - no Swift error, trap or exception crosses this interface: bad input gets a status.
+ *
+ * THREADS
+ *   jwtk_keystore and jwtk_verifier are thread-safe: any number of threads may use one at once.
+ *   jwtk_ctx is like a curl easy handle: one thread at a time (it may move between threads).
+ *   Everything else (status helpers, version) is thread-safe and reads only static data.
+ *
+ * PROCESS MODEL AND FORK
+ *   Loading the library and every *_new function start no thread, timer or socket and install no
+ *   atfork handler, so a process may create keystores, load keys and build verifiers before fork():
+ *   the children inherit them (immutable key sets, copy-on-write) and may use them at once.
+ *   Threads start only in jwtk_verify_batch (a worker pool, on first use, unless the verifier was
+ *   built with "batch_threads": 1) and, in builds with remote keys, in jwtk_keystore_start.
+ *   Do not call those two before fork() in a process that forks (nginx: call them from
+ *   init_worker_by_lua, never from init_by_lua).
+ *   The library never calls OPENSSL_cleanup() and never changes OpenSSL's global configuration.
+ *   The library cannot be unloaded: it is linked with -z nodelete, so dlclose() leaves it in place.
+ *
+ * POINTER LIFETIMES
+ *   Inputs are read only during the call; the library keeps no pointer to caller memory.
+ *   Outputs into a jwtk_ctx (jwtk_claims fields, jwtk_claim values, jwtk_ctx_errmsg) stay valid until
+ *   the next call that takes the same ctx, or until jwtk_ctx_free. jwtk_claims.payload points into the
+ *   caller's token and so is valid only while that buffer lives as well.
+ *   Strings returned by jwtk_status_name, jwtk_errstr, jwtk_status_bearer_error and jwtk_version are
+ *   static: never freed, valid for the life of the process.
+ *
+ * SIZES
+ *   Tokens longer than the verifier's max_token_size (16384 by default) are JWTK_TOO_LARGE before any
+ *   decoding. Other inputs are refused with JWTK_E_LENGTH above: config 1 MiB, key set 16 MiB,
+ *   issuer 4096 bytes, claim name 1024 bytes; batches above 1 << 24 tokens.
+ */
+#ifndef JWTK_H
+#define JWTK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Version. Compare the header against the loaded library, as sqlite does:
+ *   assert(jwtk_version_number() == JWTK_VERSION_NUMBER);
+ * JWTK_VERSION_NUMBER is major * 1000000 + minor * 1000 + patch.
+ */
+#define JWTK_VERSION        "0.1.0"
+#define JWTK_VERSION_NUMBER 1000
+
+/* The library's version string ("0.1.0"); static. */
+const char *jwtk_version(void);
+/* The library's JWTK_VERSION_NUMBER. */
+int jwtk_version_number(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes. One append-only table (docs/ERRORS.md): numbers never change and are never reused;
+ * new codes may appear in any release, so a switch over them needs a default branch.
+ */
+#define JWTK_OK                    0
+
+/* Token errors (the core's JWTErrorCode.number). jwtk_status_http gives 401 unless noted. */
+#define JWTK_MALFORMED             1   /* not a compact JWS; bad base64url or JSON */
+#define JWTK_TOO_LARGE             2   /* longer than max_token_size */
+#define JWTK_UNSUPPORTED_ALG       3   /* alg "none" or one the kernel does not verify */
+#define JWTK_ALG_NOT_ALLOWED       4   /* alg outside the verifier's "algorithms" */
+#define JWTK_UNKNOWN_KID           5   /* no trusted key with the token's kid */
+#define JWTK_KEY_ALG_MISMATCH      6   /* the key named by kid may not verify this alg */
+#define JWTK_BAD_SIGNATURE         7
+#define JWTK_EXPIRED               8   /* exp past (with leeway), or older than max_age */
+#define JWTK_NOT_YET_VALID         9   /* nbf in the future */
+#define JWTK_BAD_ISSUER           10
+#define JWTK_BAD_AUDIENCE         11   /* HTTP 403 */
+#define JWTK_MISSING_CLAIM        12
+#define JWTK_BAD_CLAIM_TYPE       13
+#define JWTK_CRIT_UNSUPPORTED     14
+#define JWTK_BAD_TYP              15
+#define JWTK_BAD_NONCE            16
+#define JWTK_ISSUED_IN_FUTURE     17
+#define JWTK_UNKNOWN_ISSUER       18   /* no keys for the token's iss, and the verifier does not accept it */
+#define JWTK_KEYS_UNAVAILABLE     19   /* no keys could ever be loaded for the token's issuer: HTTP 503 */
+
+/* Key errors (the core's KeyErrorCode.number), from jwtk_keystore_load_jwks. HTTP 500. */
+#define JWTK_MALFORMED_KEY        101
+#define JWTK_UNSUPPORTED_KEY_TYPE 102
+#define JWTK_WEAK_KEY             103
+#define JWTK_COMPROMISED_KEY      104
+#define JWTK_WRONG_KEY_USE        105
+#define JWTK_AMBIGUOUS_KID        106
+#define JWTK_INVALID_CERTIFICATE  107
+#define JWTK_DECLARED_ALG_MISMATCH 108
+#define JWTK_MIXED_KEY_TYPES      109
+#define JWTK_NOT_A_KEY_SET        110
+#define JWTK_KEY_RESOURCE_FAILURE 111
+
+/* API misuse (negative): the call did nothing. HTTP 500. */
+#define JWTK_E_NULL              (-1)  /* a required pointer argument is NULL */
+#define JWTK_E_HANDLE            (-2)  /* not a live handle of the expected kind (wrong kind, or freed) */
+#define JWTK_E_LENGTH            (-3)  /* a length is 0 where bytes are required, or above its limit */
+#define JWTK_E_UTF8              (-4)  /* a text argument (issuer, claim name) is not valid UTF-8 */
+#define JWTK_E_CONFIG            (-5)  /* verifier config: not JSON, unknown key, wrong type or value */
+#define JWTK_E_STRUCT_SIZE       (-6)  /* struct_size of an out-struct is smaller than this version's */
+#define JWTK_E_NO_TOKEN          (-7)  /* jwtk_claim on a ctx whose last jwtk_verify did not succeed */
+#define JWTK_E_UNAVAILABLE       (-8)  /* not available in this build (remote keys) */
+#define JWTK_E_RANGE             (-9)  /* a number out of range (negative now, n too large) */
+
+/* Stable snake_case name ("ok", "expired", "null_argument", ...), as the CLI prints; never NULL.
+ * An unknown code gives "unknown". */
+const char *jwtk_status_name(int status);
+/* Static English description of the code; never NULL. Never contains token or key bytes. */
+const char *jwtk_errstr(int status);
+/* The HTTP status a gateway should answer with: 200 for JWTK_OK; 401 for token errors 1-18 except
+ * JWTK_BAD_AUDIENCE (403); 503 for JWTK_KEYS_UNAVAILABLE; 500 for key errors, API misuse and
+ * unknown codes. */
+int jwtk_status_http(int status);
+/* The RFC 6750 error for WWW-Authenticate: "invalid_token" for token errors 1-18, NULL otherwise
+ * (JWTK_OK, JWTK_KEYS_UNAVAILABLE, key errors, misuse). A missing token is the caller's case: send
+ * `Bearer realm="..."` without error= (RFC 6750 section 3.1). */
+const char *jwtk_status_bearer_error(int status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Objects.
+ */
+typedef struct jwtk_keystore jwtk_keystore;   /* keys + refresh state; thread-safe, shareable */
+typedef struct jwtk_verifier jwtk_verifier;   /* policy frozen at creation; thread-safe */
+typedef struct jwtk_ctx jwtk_ctx;             /* per-thread scratch and results; one thread at a time */
+
+/* A byte string that is not NUL-terminated. Absent: ptr NULL, len 0. Present but empty: ptr not NULL. */
+typedef struct jwtk_str { const char *ptr; size_t len; } jwtk_str;
+
+/* ---------------------------------------------------------------------------------------------
+ * Context: per-thread result storage. Allocates once; jwtk_verify reuses its memory (it grows only
+ * for a larger token than any before), so steady-state verification allocates nothing.
+ */
+int  jwtk_ctx_new(jwtk_ctx **out);
+/* NULL is a no-op. Every pointer the ctx lent becomes invalid. */
+void jwtk_ctx_free(jwtk_ctx *ctx);
+/* Detail of the last failure on this ctx (English, never token or key bytes); "" after a success, and
+ * after jwtk_keystore_load_jwks_ex succeeds it lists the keys that were refused. Never NULL; valid until
+ * the next call with this ctx. Do not put it in WWW-Authenticate: log it. */
+const char *jwtk_ctx_errmsg(const jwtk_ctx *ctx);
+
+/* ---------------------------------------------------------------------------------------------
+ * Key store: trusted keys per issuer, loaded in push mode (the host does its own I/O and hands the
+ * bytes over). Thread-safe: loads may run while other threads verify; a verification sees either the
+ * old or the new keys of an issuer, never a mix, and never waits for a load (the new key set is
+ * built first, then published by swapping one pointer).
+ */
+int  jwtk_keystore_new(jwtk_keystore **out);
+/* NULL is a no-op. A keystore still referenced by verifiers lives until the last of them is freed. */
+void jwtk_keystore_free(jwtk_keystore *ks);
+
+/* Replaces the keys of `issuer` (exact iss, UTF-8; NULL, 0: keys for tokens of any issuer) with the
+ * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, or a {kid: PEM} certificate map.
+ * Keys the kernel refuses (weak, malformed, wrong use, ...) are skipped and the rest load: JWTK_OK.
+ * If the document is not a key set, or none of its keys is usable, the old keys stay and the key
+ * error code is returned (JWTK_NOT_A_KEY_SET, JWTK_WEAK_KEY, ...): a failed refresh never removes keys.
+ * Which keys verify a token: those of the token's iss if any were loaded for it, otherwise the
+ * any-issuer keys; with neither, the token is JWTK_KEYS_UNAVAILABLE (the verifier accepts that issuer,
+ * or the store holds no keys at all) or JWTK_UNKNOWN_ISSUER. */
+int  jwtk_keystore_load_jwks(jwtk_keystore *ks, const char *issuer, size_t issuer_len,   /* NULL, 0: any issuer */
+                             const char *jwks, size_t jwks_len);                         /* JWKS, JWK or {kid: PEM} map */
+/* The same; `ctx` (may be NULL) receives the detail in jwtk_ctx_errmsg: why the load failed, or on
+ * JWTK_OK which keys were refused and why (by kid, never key material). */
+int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
+                                const char *jwks, size_t jwks_len, jwtk_ctx *ctx);
+/* Pull mode (remote JWKS refreshed by a library thread) is NOT AVAILABLE in this build: this always
+ * returns JWTK_E_UNAVAILABLE (after checking ks) and starts nothing. Use jwtk_keystore_load_jwks. */
+int  jwtk_keystore_start(jwtk_keystore *ks);
+
+/* ---------------------------------------------------------------------------------------------
+ * Verifier: a policy frozen at creation plus a reference to a keystore (which it keeps alive).
+ * Config is a JSON object (UTF-8); every key is optional, an unknown key or a wrong type is
+ * JWTK_E_CONFIG naming the key (the message goes to jwtk_ctx_errmsg with jwtk_verifier_new_ex):
+ *   "issuers":   ["https://issuer"]   accepted iss values (exact); absent or []: iss not checked
+ *   "audiences": ["client-id"]        accepted aud values; absent or []: aud not checked
+ *   "algorithms": ["RS256", ...]      allowed algs; absent: any the key allows ("none" never)
+ *   "leeway": 60                      seconds of clock skew on exp/nbf/iat (integer >= 0)
+ *   "require_exp": true               tokens without exp are JWTK_MISSING_CLAIM
+ *   "reject_iat_in_future": true      iat later than now + leeway is JWTK_ISSUED_IN_FUTURE
+ *   "max_age": 3600                   iat older than this is JWTK_EXPIRED (integer > 0)
+ *   "required_claims": ["sub"]        at most 64 names that must be present
+ *   "nonce": "value"                  expected nonce claim
+ *   "typ": "JWT"                      expected header typ (media type, case-insensitive)
+ *   "max_token_size": 16384           bytes, 1 .. 1073741824
+ *   "provider": "apple"               preset: apple, google, facebook, line (issuers, algorithms,
+ *                                     required claims; give "audiences"), firebase (give
+ *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
+ *                                     explicit keys above override the preset's values
+ *   "cache": true | false | {"capacity": 16384, "max_token_size": 4096, "shards": 16}
+ *                                     verified-token cache (default false)
+ *   "batch_threads": 2                jwtk_verify_batch width (default: online CPUs; 1: no threads)
+ *   "jwks_url", "cooldown", "max_staleness": pull mode, JWTK_E_UNAVAILABLE in this build.
+ * Creating a verifier starts no thread. `ks` is required (load keys before or after: verification
+ * uses the keystore's keys at the time of each call). */
+int  jwtk_verifier_new(const char *config_json, size_t config_len, jwtk_keystore *ks, jwtk_verifier **out);
+/* The same; `ctx` (may be NULL) receives the reason for JWTK_E_CONFIG, naming the key. */
+int  jwtk_verifier_new_ex(const char *config_json, size_t config_len, jwtk_keystore *ks,
+                          jwtk_ctx *ctx, jwtk_verifier **out);
+/* NULL is a no-op. The caller makes sure no other thread is still using the verifier. */
+void jwtk_verifier_free(jwtk_verifier *v);
+
+/* ---------------------------------------------------------------------------------------------
+ * Verification.
+ */
+/* Bits of jwtk_claims.flags. */
+#define JWTK_CLAIMS_HAS_EXP   0x1u
+#define JWTK_CLAIMS_HAS_NBF   0x2u
+#define JWTK_CLAIMS_HAS_IAT   0x4u
+#define JWTK_CLAIMS_AUD_ARRAY 0x8u   /* aud holds the raw JSON array text, e.g. ["a","b"] */
+
+/* What a successful jwtk_verify reports. Caller-allocated; set struct_size = sizeof(jwtk_claims)
+ * before the call (fields are only ever appended, so an older caller's smaller struct keeps working).
+ * Strings are decoded (JSON escapes resolved) UTF-8, not NUL-terminated; absent: {NULL, 0}. */
+typedef struct jwtk_claims {
+    uint32_t struct_size;
+    uint32_t flags;         /* JWTK_CLAIMS_* */
+    jwtk_str alg;           /* "RS256", ...: static */
+    jwtk_str kid;           /* header kid */
+    jwtk_str typ;           /* header typ, as sent */
+    jwtk_str iss;
+    jwtk_str sub;
+    jwtk_str aud;           /* the string, or the JSON array text (JWTK_CLAIMS_AUD_ARRAY) */
+    jwtk_str jti;
+    jwtk_str payload;       /* the base64url payload segment: points into the caller's token */
+    jwtk_str claims_json;   /* the decoded claims JSON exactly as signed */
+    int64_t  exp;           /* NumericDate seconds, rounded down, clamped to int64; 0 when absent */
+    int64_t  nbf;
+    int64_t  iat;
+} jwtk_claims;
+
+/* Verifies one compact JWT of `len` bytes (no NUL needed) against `v`'s policy and its keystore's
+ * current keys, at time `now` (Unix seconds; 0: the system clock; negative: JWTK_E_RANGE).
+ * Returns JWTK_OK or the token error; on JWTK_OK fills `out` (may be NULL when only the verdict is
+ * wanted) and remembers the claims for jwtk_claim; on failure zeroes `out` after struct_size and
+ * puts the detail in jwtk_ctx_errmsg. Pointers in `out` are valid until the next call with `ctx`.
+ * Thread-safety: `v` is shared freely; `ctx` is used by one thread at a time.
+ * Allocation: none in steady state (the ctx grows only for a larger token than any before). */
+int  jwtk_verify(const jwtk_verifier *v, jwtk_ctx *ctx, const char *token, size_t len, int64_t now,
+                 jwtk_claims *out);
+
+/* Verifies n tokens (tokens[i] of lens[i] bytes) into statuses[i], on the core's batch path: up to
+ * "batch_threads" worker threads (started on first use and kept), results in input order. `now` as in
+ * jwtk_verify. A NULL tokens[i] gives statuses[i] = JWTK_E_NULL. n = 0 is JWTK_OK with nothing done.
+ * Returns JWTK_OK when every status was written (whatever the verdicts), or misuse. */
+int  jwtk_verify_batch(const jwtk_verifier *v, const char *const *tokens, const size_t *lens, size_t n,
+                       int64_t now, int *statuses);                                      /* now 0: the clock */
+
+/* JSON types reported by jwtk_claim. */
+#define JWTK_JSON_NONE   0   /* the claim is absent */
+#define JWTK_JSON_STRING 1   /* value: the decoded string */
+#define JWTK_JSON_NUMBER 2   /* value: the number's JSON text */
+#define JWTK_JSON_BOOL   3   /* value: "true" or "false" */
+#define JWTK_JSON_NULL   4   /* value: "null" */
+#define JWTK_JSON_ARRAY  5   /* value: the array's JSON text */
+#define JWTK_JSON_OBJECT 6   /* value: the object's JSON text */
+
+/* Any claim of the token last verified successfully on `ctx`, by name (UTF-8, no NUL needed).
+ * Nested members by dotted path: "address.country". A member whose own name contains dots
+ * ("https://example.com/roles") is found too: at each level the whole remaining name is tried first.
+ * Absent: JWTK_OK with *json_type = JWTK_JSON_NONE and *value = {NULL, 0}.
+ * Returns JWTK_E_NO_TOKEN if the last jwtk_verify on ctx failed (or none ran).
+ * *value is valid until the next jwtk_verify or jwtk_ctx_free on ctx (several jwtk_claim results
+ * stay valid together). One thread at a time per ctx. Allocates nothing. */
+int  jwtk_claim(jwtk_ctx *ctx, const char *name, size_t name_len, jwtk_str *value, int *json_type);
+
+/* ---------------------------------------------------------------------------------------------
+ * Counters, for metrics. Caller-allocated; set struct_size = sizeof(jwtk_stats) before the call.
+ * A snapshot per process (after fork each process counts on its own). Thread-safe.
+ */
+#define JWTK_STATS_STATUS_SLOTS 32
+
+typedef struct jwtk_stats {
+    uint32_t struct_size;
+    uint32_t reserved;
+    uint64_t allowed;                 /* verifications that returned JWTK_OK */
+    uint64_t denied;                  /* verifications that returned a token error */
+    uint64_t denied_by_status[JWTK_STATS_STATUS_SLOTS]; /* index: token status 1..31 */
+    uint64_t cache_hits;              /* 0 in this build: the core does not count cache hits yet */
+    uint64_t cache_misses;            /* 0 in this build */
+    uint64_t jwks_loads;              /* jwtk_keystore_load_jwks calls that published keys */
+    uint64_t jwks_load_failures;      /* jwtk_keystore_load_jwks calls that kept the old keys */
+    uint64_t jwks_fetches;            /* pull mode: 0 in this build */
+    uint64_t jwks_fetch_failures;     /* pull mode: 0 in this build */
+    uint64_t unknown_kid_refreshes;   /* pull mode: 0 in this build */
+    uint64_t unknown_kid_suppressed;  /* pull mode: 0 in this build */
+    uint64_t stale_served;            /* pull mode: 0 in this build */
+    uint64_t keys_loaded;             /* keys in the store now, all issuers */
+    uint64_t keys_rejected;           /* keys refused by the loads that published */
+    int64_t  last_success_unix;       /* last load that published keys; 0: never */
+    int64_t  last_attempt_unix;       /* last load attempt; 0: never */
+} jwtk_stats;
+
+/* Fills `out` with the verifier's counters and those of its keystore. */
+int  jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JWTK_H */

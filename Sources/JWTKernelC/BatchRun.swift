@@ -1,0 +1,63 @@
+import CJWTK
+import JWTKernel
+
+/// One jwtk_verify_batch call: route every token to its issuer's core verifier, then hand each
+/// group to the core's batch path (`JWTVerifier.verifyBatch`, on up to `batch_threads` cores).
+/// Allocates per call (the groups), never per token inside the core.
+struct BatchRun {
+    let verifier: VerifierState
+    let now: Int64
+
+    func run(_ tokens: UnsafePointer<UnsafePointer<CChar>?>, _ lengths: UnsafePointer<Int>, _ n: Int,
+             _ statuses: UnsafeMutablePointer<Int32>) {
+        let routes = verifier.routes(reusing: nil)
+        let limit = verifier.settings.maxTokenSize
+        // Tokens per core verifier, in first-seen order.
+        var groups: [ObjectIdentifier: (core: JWTVerifier, members: [Int])] = [:]
+        var order: [ObjectIdentifier] = []
+        var scratch = [UInt8](repeating: 0, count: 0)
+        for i in 0..<n {
+            guard let p = tokens[i] else { statuses[i] = JWTK_E_NULL; continue }
+            let length = lengths[i]
+            guard length >= 0, length <= limit else { statuses[i] = JWTK_TOO_LARGE; continue }
+            let bytes = UnsafeRawBufferPointer(start: p, count: length)
+            let route: IssuerRouting.Route
+            if routes.needsRouting {
+                if scratch.count < 2 * length + 16 { scratch = [UInt8](repeating: 0, count: 2 * length + 16) }
+                route = scratch.withUnsafeMutableBytes { IssuerRouting.route(bytes, routes, scratch: $0.baseAddress!) }
+            } else {
+                route = IssuerRouting.unrouted(routes)
+            }
+            switch route {
+            case .noKeys(let status):
+                let error = CallClock.with(now) { routes.noKeys.check(bytes) }
+                statuses[i] = error.map { $0.code == .unknownKid ? status : $0.code.number } ?? status
+            case .verify(let core):
+                let id = ObjectIdentifier(core)
+                if groups[id] == nil { groups[id] = (core, []); order.append(id) }
+                groups[id]!.members.append(i)
+            }
+        }
+        for id in order {
+            let group = groups[id]!
+            verify(group.core, group.members, tokens, lengths, statuses)
+        }
+        for i in 0..<n { verifier.count(statuses[i]) }
+    }
+
+    /// The core's batch path; a fixed `now` needs a verifier with that clock, since worker threads
+    /// do not see the calling thread's CallClock.
+    private func verify(_ core: JWTVerifier, _ members: [Int], _ tokens: UnsafePointer<UnsafePointer<CChar>?>,
+                        _ lengths: UnsafePointer<Int>, _ statuses: UnsafeMutablePointer<Int32>) {
+        let clocked = now == 0 ? core
+            : JWTVerifier(keys: core.keys, policy: core.policy, clock: FixedClock(now), maxTokenSize: core.maxTokenSize, cache: core.cache)
+        let views = members.map { UnsafeRawBufferPointer(start: tokens[$0]!, count: lengths[$0]) }
+        var results = [JWTError?](repeating: nil, count: members.count)
+        views.withUnsafeBufferPointer { input in
+            results.withUnsafeMutableBufferPointer { output in
+                clocked.verifyBatch(input, results: output, threads: verifier.settings.batchThreads)
+            }
+        }
+        for (k, i) in members.enumerated() { statuses[i] = results[k]?.code.number ?? JWTK_OK }
+    }
+}

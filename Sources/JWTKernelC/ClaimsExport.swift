@@ -1,0 +1,139 @@
+@_spi(Internals) import JWTKernel
+import CJWTK
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Copies a verified token's documents into a context and fills the caller's `jwtk_claims`.
+/// Runs inside the core's result callback (the `VerifiedToken` is valid only there).
+enum ClaimsExport {
+    static func capture(_ t: VerifiedToken, into ctx: ContextState) {
+        let layout = VerifiedLayout(headerCount: t.header.count, claimsCount: t.claimsJSON.count)
+        ctx.reserve(layout.total)
+        // Safety: the arena holds layout.total bytes (just reserved); the sources are the core's views.
+        if let h = t.header.baseAddress { ctx.arena.copyMemory(from: h, byteCount: layout.headerCount) }
+        if let c = t.claimsJSON.baseAddress { (ctx.arena + layout.claimsOffset).copyMemory(from: c, byteCount: layout.claimsCount) }
+        ctx.verified = layout
+    }
+
+    static func fill(_ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
+                     token: UnsafeRawBufferPointer) {
+        guard let layout = ctx.verified else { return }
+        let size = out.pointee.struct_size
+        var c = jwtk_claims()
+        c.struct_size = size
+        c.alg = staticText(algorithmName(t.algorithm))
+        let header = ctx.document(at: 0, count: layout.headerCount)
+        var kid: JSONSpan?, typ: JSONSpan?
+        var parser = JSONParser(header)
+        let headerBytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        // The core validated this header; the parse cannot fail, and if it did kid and typ stay absent.
+        try? parser.forEachTopLevelMember { (name, value) throws(JWTError) in
+            if JSONString.equals(name, in: headerBytes, "kid") { kid = value }
+            else if JSONString.equals(name, in: headerBytes, "typ") { typ = value }
+        }
+        c.kid = ctx.headerString(kid, layout)
+        c.typ = ctx.headerString(typ, layout)
+        let r = t.claims
+        c.iss = ctx.claimString(r.iss, layout)
+        c.sub = ctx.claimString(r.sub, layout)
+        c.jti = ctx.claimString(r.jti, layout)
+        if let aud = r.aud {
+            if aud.kind == .array {
+                c.aud = ctx.claimRaw(aud, layout)
+                c.flags |= JWTK_CLAIMS_AUD_ARRAY
+            } else {
+                c.aud = ctx.claimString(aud, layout)
+            }
+        }
+        if let v = r.exp { c.exp = seconds(v); c.flags |= JWTK_CLAIMS_HAS_EXP }
+        if let v = r.nbf { c.nbf = seconds(v); c.flags |= JWTK_CLAIMS_HAS_NBF }
+        if let v = r.iat { c.iat = seconds(v); c.flags |= JWTK_CLAIMS_HAS_IAT }
+        c.payload = payloadSegment(token)
+        let claims = ctx.document(at: layout.claimsOffset, count: layout.claimsCount)
+        c.claims_json = jwtk_str(ptr: claims.baseAddress?.assumingMemoryBound(to: CChar.self), len: claims.count)
+        out.pointee = c
+    }
+
+    /// Zeroes everything after struct_size (a failed verification reports nothing).
+    static func clear(_ out: UnsafeMutablePointer<jwtk_claims>) {
+        let size = out.pointee.struct_size
+        out.pointee = jwtk_claims()
+        out.pointee.struct_size = size
+    }
+
+    /// NumericDate to whole seconds: rounded down, clamped to Int64 (the core refuses non-finite dates).
+    static func seconds(_ value: Double) -> Int64 {
+        if value.isNaN { return 0 }
+        if value >= 9.2e18 { return Int64.max }
+        if value <= -9.2e18 { return Int64.min }
+        return Int64(value.rounded(.down))
+    }
+
+    /// The base64url payload segment, in the caller's token.
+    static func payloadSegment(_ token: UnsafeRawBufferPointer) -> jwtk_str {
+        guard let base = token.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let dot1 = memchr(base, 0x2E, token.count) else { return jwtk_str() }
+        let start = base.distance(to: dot1.assumingMemoryBound(to: UInt8.self)) + 1
+        guard let dot2 = memchr(base + start, 0x2E, token.count - start) else { return jwtk_str() }
+        let end = base.distance(to: dot2.assumingMemoryBound(to: UInt8.self))
+        return jwtk_str(ptr: UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self), len: end - start)
+    }
+
+    static func staticText(_ s: StaticString) -> jwtk_str { jwtk_str(ptr: cString(s), len: s.utf8CodeUnitCount) }
+
+    static func algorithmName(_ a: JWTAlgorithm) -> StaticString {
+        switch a {
+        case .hs256: "HS256"
+        case .hs384: "HS384"
+        case .hs512: "HS512"
+        case .rs256: "RS256"
+        case .rs384: "RS384"
+        case .rs512: "RS512"
+        case .ps256: "PS256"
+        case .ps384: "PS384"
+        case .ps512: "PS512"
+        case .es256: "ES256"
+        case .es384: "ES384"
+        case .es512: "ES512"
+        case .es256k: "ES256K"
+        case .edDSA: "EdDSA"
+        case .ed25519: "Ed25519"
+        case .ed448: "Ed448"
+        }
+    }
+}
+
+/// Views of the verified documents in a context's arena, and their strings decoded into the shadow.
+extension ContextState {
+    func document(at offset: Int, count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: arena + offset, count: count)
+    }
+
+    func headerString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str {
+        string(span, documentOffset: 0, shadowOffset: layout.headerShadowOffset)
+    }
+
+    func claimString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str {
+        string(span, documentOffset: layout.claimsOffset, shadowOffset: layout.claimsShadowOffset)
+    }
+
+    /// A value's JSON text as it appears in the claims.
+    func claimRaw(_ span: JSONSpan, _ layout: VerifiedLayout) -> jwtk_str {
+        jwtk_str(ptr: UnsafeRawPointer(arena + layout.claimsOffset + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
+    }
+
+    /// The decoded string: in place when it has no escapes, else decoded into the shadow at the same offset.
+    func string(_ span: JSONSpan?, documentOffset: Int, shadowOffset: Int) -> jwtk_str {
+        guard let span else { return jwtk_str() }
+        let doc = (arena + documentOffset).assumingMemoryBound(to: UInt8.self)
+        if !span.escaped {
+            return jwtk_str(ptr: UnsafeRawPointer(doc + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
+        }
+        // Safety: the shadow region has the document's size, and the decoded string fits in its span.
+        let dst = (arena + shadowOffset + span.start).assumingMemoryBound(to: UInt8.self)
+        let n = JSONString.decode(span, in: doc, into: dst, capacity: span.count) ?? 0
+        return jwtk_str(ptr: UnsafeRawPointer(dst).assumingMemoryBound(to: CChar.self), len: n)
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The object behind `jwtk_ctx`: one thread's result memory. Never shared by two threads at once
+/// (the header's contract), so nothing here is locked.
+///
+/// `arena` holds, after a successful verification, the decoded header and claims JSON and behind
+/// them a "shadow" of the same size: a JSON string at offset `o` of a document decodes into the
+/// shadow at offset `o` (a decoded string is never longer than its escaped form), so every decoded
+/// value has its own place, several stay valid together, and nothing is allocated per call.
+final class ContextState {
+    private(set) var arena: UnsafeMutableRawPointer
+    private(set) var capacity: Int
+    /// jwtk_ctx_errmsg's text, NUL-terminated.
+    let message: UnsafeMutablePointer<CChar>
+    static let messageCapacity = 512
+
+    /// Where the last successful verification's documents sit in `arena` (nil: no verified token).
+    var verified: VerifiedLayout?
+
+    /// The routes of the verifier used last (by serial) and the key generation they were built for.
+    var routes: Routes?
+
+    init() {
+        capacity = 4096
+        arena = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        message = .allocate(capacity: Self.messageCapacity)
+        message.initialize(repeating: 0, count: Self.messageCapacity)
+    }
+
+    deinit {
+        arena.deallocate()
+        message.deallocate()
+    }
+
+    /// Makes room for `count` bytes; drops the verified documents if it has to move them.
+    func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        verified = nil
+        arena.deallocate()
+        capacity = max(count, capacity * 2)
+        arena = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    func setMessage(_ text: StaticString) {
+        let n = min(text.utf8CodeUnitCount, Self.messageCapacity - 1)
+        // Safety: n < messageCapacity bytes from a literal of at least n bytes.
+        UnsafeMutableRawPointer(message).copyMemory(from: text.utf8Start, byteCount: n)
+        message[n] = 0
+    }
+
+    func setMessage(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            let n = min(utf8.count, Self.messageCapacity - 1)
+            // Safety: n < messageCapacity bytes from a buffer of at least n bytes.
+            if n > 0 { UnsafeMutableRawPointer(message).copyMemory(from: utf8.baseAddress!, byteCount: n) }
+            message[n] = 0
+        }
+    }
+
+    func clearMessage() { message[0] = 0 }
+}
+
+/// Offsets of the verified documents in a context's arena.
+struct VerifiedLayout {
+    let headerCount: Int
+    let claimsCount: Int
+    /// Header at 0, claims at headerCount, header shadow at headerCount + claimsCount,
+    /// claims shadow at 2 * headerCount + claimsCount.
+    var claimsOffset: Int { headerCount }
+    var headerShadowOffset: Int { headerCount + claimsCount }
+    var claimsShadowOffset: Int { 2 * headerCount + claimsCount }
+    var total: Int { 2 * (headerCount + claimsCount) }
+}

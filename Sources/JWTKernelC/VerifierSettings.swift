@@ -1,0 +1,9 @@
+import JWTKernel
+
+/// A verifier's configuration once parsed: everything jwtk_verifier_new freezes.
+struct VerifierSettings {
+    var policy = ClaimsPolicy()
+    var maxTokenSize = JWTVerifier.defaultMaxTokenSize
+    var cache: VerifiedTokenCache.Configuration?
+    var batchThreads = JWTVerifier.coreCount
+}

@@ -1,0 +1,53 @@
+import CJWTK
+import JWTKernel
+
+/// The object behind `jwtk_verifier`: settings frozen at creation, a keystore reference, the
+/// routes for the keystore's current generation, and the verdict counters.
+final class VerifierState: @unchecked Sendable {
+    // Safety: @unchecked because `latest` is only touched under `mutex`; everything else is immutable
+    // or atomic (`counters`).
+    let serial: UInt64
+    let registry: KeyRegistry
+    let settings: VerifierSettings
+    let cache: VerifiedTokenCache?
+    /// Word 0: allowed; word 1: denied; words 2 + s: denied with token status s (1...31).
+    let counters = AtomicWords(count: 2 + Int(JWTK_STATS_STATUS_SLOTS))
+    private let mutex = PThreadMutex()
+    private var latest: Routes
+
+    init(settings: VerifierSettings, registry: KeyRegistry) {
+        self.serial = Self.serials.withLock { () -> UInt64 in Self.nextSerial += 1; return Self.nextSerial }
+        self.registry = registry
+        self.settings = settings
+        self.cache = settings.cache.map { VerifiedTokenCache($0) }
+        self.latest = Routes(owner: serial, snapshot: registry.snapshot(), settings: settings, cache: cache)
+    }
+
+    /// The routes for the keystore's current keys: `cached` itself when still current (one acquire
+    /// load), otherwise rebuilt once under `mutex` and shared by every caller.
+    @inline(__always)
+    func routes(reusing cached: Routes?) -> Routes {
+        let generation = registry.generation
+        if let cached, cached.owner == serial, cached.generation == generation { return cached }
+        return mutex.withLock {
+            if latest.generation != generation {
+                latest = Routes(owner: serial, snapshot: registry.snapshot(), settings: settings, cache: cache)
+            }
+            return latest
+        }
+    }
+
+    @inline(__always)
+    func count(_ status: Int32) {
+        if status == JWTK_OK {
+            counters.add(0)
+        } else if status > 0, status < JWTK_STATS_STATUS_SLOTS {
+            counters.add(1)
+            counters.add(2 + Int(status))
+        }
+    }
+
+    // Safety: `nextSerial` is only touched under `serials`.
+    nonisolated(unsafe) private static var nextSerial: UInt64 = 0
+    private static let serials = PThreadMutex()
+}

@@ -1,0 +1,79 @@
+import CJWTK
+import JWTKernel
+
+@c @implementation
+public func jwtk_verify(_ v: OpaquePointer?, _ ctx: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ length: Int,
+                        _ now: Int64, _ out: UnsafeMutablePointer<jwtk_claims>?) -> Int32 {
+    guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
+    guard let context = Handle.object(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
+    context.verified = nil
+    if let out {
+        guard out.pointee.struct_size >= UInt32(MemoryLayout<jwtk_claims>.size) else {
+            context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
+            return JWTK_E_STRUCT_SIZE
+        }
+        ClaimsExport.clear(out)
+    }
+    guard let token else {
+        context.setMessage("token is NULL")
+        return JWTK_E_NULL
+    }
+    guard now >= 0 else {
+        context.setMessage("now is negative")
+        return JWTK_E_RANGE
+    }
+    // A size_t above Int.max arrives negative: longer than any limit, like any token over max_token_size.
+    guard length >= 0, length <= verifier.settings.maxTokenSize else {
+        verifier.count(JWTK_TOO_LARGE)
+        context.setMessage("token exceeds the size limit")
+        return JWTK_TOO_LARGE
+    }
+    let bytes = UnsafeRawBufferPointer(start: token, count: length)
+    context.reserve(2 * length + 16)
+    let routes = verifier.routes(reusing: context.routes)
+    context.routes = routes
+    let route = IssuerRouting.route(bytes, routes, scratch: context.arena)
+    let status = CallClock.with(now) { () -> Int32 in
+        switch route {
+        case .noKeys(let status):
+            return statusForMissingKeys(routes.noKeys.check(bytes), status, context)
+        case .verify(let core):
+            do throws(JWTError) {
+                try core.verify(bytes) { verified in
+                    ClaimsExport.capture(verified, into: context)
+                    if let out { ClaimsExport.fill(out, verified, context, token: bytes) }
+                }
+                context.clearMessage()
+                return JWTK_OK
+            } catch {
+                context.setMessage(error.detail)
+                return error.code.number
+            }
+        }
+    }
+    verifier.count(status)
+    return status
+}
+
+/// The core's verdict with no keys: its own error where it stops before key selection, else `status`.
+private func statusForMissingKeys(_ error: JWTError?, _ status: Int32, _ context: ContextState?) -> Int32 {
+    guard let error, error.code != .unknownKid else {
+        context?.setMessage(StatusTable.text(status))
+        return status
+    }
+    context?.setMessage(error.detail)
+    return error.code.number
+}
+
+@c @implementation
+public func jwtk_verify_batch(_ v: OpaquePointer?, _ tokens: UnsafePointer<UnsafePointer<CChar>?>?,
+                              _ lengths: UnsafePointer<Int>?, _ n: Int, _ now: Int64,
+                              _ statuses: UnsafeMutablePointer<Int32>?) -> Int32 {
+    guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
+    guard n != 0 else { return JWTK_OK }
+    guard let tokens, let lengths, let statuses else { return JWTK_E_NULL }
+    guard n > 0, n <= InputLimits.batch else { return JWTK_E_RANGE }
+    guard now >= 0 else { return JWTK_E_RANGE }
+    BatchRun(verifier: verifier, now: now).run(tokens, lengths, n, statuses)
+    return JWTK_OK
+}
