@@ -1,0 +1,610 @@
+/* The C client tests of libjwtk: every function of jwtk.h, every status the library can produce
+ * from C, and bad input (NULL, zero and huge lengths, no NUL terminator, invalid UTF-8, handles of
+ * the wrong kind, freed handles where detectable). Built with -Wall -Wextra -Werror; run plain,
+ * under ASan and under valgrind memcheck by run.sh. Prints "c-tests: N passed, M failed".
+ * Pass --freed to also call functions on freed handles (only without ASan/valgrind, which
+ * rightly report that read as an error). */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "jwtk.h"
+#include "mint.h"
+
+int check_passed, check_failed;
+
+#define NOW 1700000000
+#define ISS "https://issuer.example"
+#define HS_HEADER "{\"alg\":\"HS256\",\"kid\":\"h1\",\"typ\":\"JWT\"}"
+#define RS_HEADER "{\"alg\":\"RS256\",\"kid\":\"r1\"}"
+#define GOOD_CLAIMS "{\"iss\":\"" ISS "\",\"sub\":\"user-1\",\"aud\":\"api\",\"exp\":1700003600,\"iat\":1699999990}"
+#define BASE_CONFIG "{\"issuers\":[\"" ISS "\"],\"audiences\":[\"api\"],\"leeway\":0}"
+
+static size_t len_of(const char *s) { return strlen(s); }
+
+static int thread_count(void) {
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)) != NULL) if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+/* The same token with one signature character changed (still canonical base64url). */
+static minted tampered(minted t) {
+    minted m;
+    m.len = t.len;
+    m.ptr = malloc(t.len);
+    memcpy(m.ptr, t.ptr, t.len);
+    m.ptr[t.len - 10] = m.ptr[t.len - 10] == 'A' ? 'B' : 'A';
+    return m;
+}
+
+static int str_is(jwtk_str s, const char *want) {
+    return s.ptr != NULL && s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0;
+}
+
+static jwtk_keystore *keystore_with(const char *issuer, const char *jwks) {
+    jwtk_keystore *ks = NULL;
+    jwtk_keystore_new(&ks);
+    jwtk_keystore_load_jwks(ks, issuer, issuer ? strlen(issuer) : 0, jwks, strlen(jwks));
+    return ks;
+}
+
+static jwtk_verifier *verifier_with(jwtk_keystore *ks, const char *config) {
+    jwtk_verifier *v = NULL;
+    int rc = jwtk_verifier_new(config, strlen(config), ks, &v);
+    CHECK(rc == JWTK_OK && v != NULL, "verifier_new(%s): %s", config, jwtk_status_name(rc));
+    return v;
+}
+
+/* Verifies a freshly minted token and checks the status. */
+static void expect(jwtk_verifier *v, jwtk_ctx *ctx, const char *alg, const char *header, const char *claims,
+                   int want, const char *what) {
+    minted t = mint_token(alg, header, claims);
+    jwtk_claims out;
+    memset(&out, 0, sizeof out);
+    out.struct_size = sizeof out;
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, &out), want, what);
+    mint_free(t);
+}
+
+static void test_version(void) {
+    CHECK(strcmp(jwtk_version(), JWTK_VERSION) == 0, "version %s", jwtk_version());
+    CHECK(jwtk_version_number() == JWTK_VERSION_NUMBER, "version number %d", jwtk_version_number());
+}
+
+struct status_row { int code; const char *name; int http; int bearer; };
+
+static const struct status_row statuses[] = {
+    {JWTK_OK, "ok", 200, 0},
+    {JWTK_MALFORMED, "malformed", 401, 1}, {JWTK_TOO_LARGE, "too_large", 401, 1},
+    {JWTK_UNSUPPORTED_ALG, "unsupported_alg", 401, 1}, {JWTK_ALG_NOT_ALLOWED, "alg_not_allowed", 401, 1},
+    {JWTK_UNKNOWN_KID, "unknown_kid", 401, 1}, {JWTK_KEY_ALG_MISMATCH, "key_alg_mismatch", 401, 1},
+    {JWTK_BAD_SIGNATURE, "bad_signature", 401, 1}, {JWTK_EXPIRED, "expired", 401, 1},
+    {JWTK_NOT_YET_VALID, "not_yet_valid", 401, 1}, {JWTK_BAD_ISSUER, "bad_issuer", 401, 1},
+    {JWTK_BAD_AUDIENCE, "bad_audience", 403, 1}, {JWTK_MISSING_CLAIM, "missing_claim", 401, 1},
+    {JWTK_BAD_CLAIM_TYPE, "bad_claim_type", 401, 1}, {JWTK_CRIT_UNSUPPORTED, "crit_unsupported", 401, 1},
+    {JWTK_BAD_TYP, "bad_typ", 401, 1}, {JWTK_BAD_NONCE, "bad_nonce", 401, 1},
+    {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},
+    {JWTK_KEYS_UNAVAILABLE, "keys_unavailable", 503, 0},
+    {JWTK_MALFORMED_KEY, "malformed_key", 500, 0}, {JWTK_UNSUPPORTED_KEY_TYPE, "unsupported_key_type", 500, 0},
+    {JWTK_WEAK_KEY, "weak_key", 500, 0}, {JWTK_COMPROMISED_KEY, "compromised_key", 500, 0},
+    {JWTK_WRONG_KEY_USE, "wrong_key_use", 500, 0}, {JWTK_AMBIGUOUS_KID, "ambiguous_kid", 500, 0},
+    {JWTK_INVALID_CERTIFICATE, "invalid_certificate", 500, 0},
+    {JWTK_DECLARED_ALG_MISMATCH, "declared_alg_mismatch", 500, 0},
+    {JWTK_MIXED_KEY_TYPES, "mixed_key_types", 500, 0}, {JWTK_NOT_A_KEY_SET, "not_a_key_set", 500, 0},
+    {JWTK_KEY_RESOURCE_FAILURE, "key_resource_failure", 500, 0},
+    {JWTK_E_NULL, "null_argument", 500, 0}, {JWTK_E_HANDLE, "bad_handle", 500, 0},
+    {JWTK_E_LENGTH, "bad_length", 500, 0}, {JWTK_E_UTF8, "bad_utf8", 500, 0},
+    {JWTK_E_CONFIG, "bad_config", 500, 0}, {JWTK_E_STRUCT_SIZE, "bad_struct_size", 500, 0},
+    {JWTK_E_NO_TOKEN, "no_token", 500, 0}, {JWTK_E_UNAVAILABLE, "not_available", 500, 0},
+    {JWTK_E_RANGE, "out_of_range", 500, 0},
+    {20, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-10, "unknown", 500, 0},
+    {INT32_MAX, "unknown", 500, 0}, {INT32_MIN, "unknown", 500, 0},
+};
+
+static void test_status_helpers(void) {
+    size_t i;
+    for (i = 0; i < sizeof statuses / sizeof statuses[0]; i++) {
+        const struct status_row *r = &statuses[i];
+        const char *bearer = jwtk_status_bearer_error(r->code);
+        const char *text = jwtk_errstr(r->code);
+        CHECK(strcmp(jwtk_status_name(r->code), r->name) == 0, "name of %d: %s", r->code, jwtk_status_name(r->code));
+        CHECK(text != NULL && strlen(text) > 5, "errstr of %d", r->code);
+        CHECK(jwtk_status_http(r->code) == r->http, "http of %d: %d", r->code, jwtk_status_http(r->code));
+        CHECK(r->bearer ? (bearer && strcmp(bearer, "invalid_token") == 0) : bearer == NULL, "bearer of %d", r->code);
+    }
+}
+
+static void test_handles_and_nulls(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_verifier *v = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_claims out;
+    jwtk_stats stats;
+    jwtk_str value;
+    int type, st;
+    CHECK_STATUS(jwtk_keystore_new(NULL), JWTK_E_NULL, "keystore_new(NULL)");
+    CHECK_STATUS(jwtk_ctx_new(NULL), JWTK_E_NULL, "ctx_new(NULL)");
+    CHECK_STATUS(jwtk_keystore_new(&ks), JWTK_OK, "keystore_new");
+    CHECK_STATUS(jwtk_ctx_new(&ctx), JWTK_OK, "ctx_new");
+    CHECK_STATUS(jwtk_verifier_new("{}", 2, ks, NULL), JWTK_E_NULL, "verifier_new out NULL");
+    CHECK_STATUS(jwtk_verifier_new("{}", 2, NULL, &v), JWTK_E_NULL, "verifier_new ks NULL");
+    CHECK_STATUS(jwtk_verifier_new("{}", 2, (jwtk_keystore *)ctx, &v), JWTK_E_HANDLE, "verifier_new ks is a ctx");
+    CHECK(v == NULL, "out stays NULL on failure");
+    CHECK_STATUS(jwtk_verifier_new("{}", 2, ks, &v), JWTK_OK, "verifier_new {}");
+    /* Every function with NULL and with a handle of the wrong kind. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(NULL, NULL, 0, "{}", 2), JWTK_E_NULL, "load ks NULL");
+    CHECK_STATUS(jwtk_keystore_load_jwks((jwtk_keystore *)v, NULL, 0, "{}", 2), JWTK_E_HANDLE, "load ks is a verifier");
+    CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, "{}", 2, (jwtk_ctx *)ks), JWTK_E_HANDLE, "load_ex ctx is a keystore");
+    CHECK_STATUS(jwtk_keystore_start(NULL), JWTK_E_NULL, "start NULL");
+    CHECK_STATUS(jwtk_keystore_start((jwtk_keystore *)ctx), JWTK_E_HANDLE, "start ctx");
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_E_UNAVAILABLE, "start is not available in this build");
+    CHECK_STATUS(jwtk_verify(NULL, ctx, "a", 1, 0, NULL), JWTK_E_NULL, "verify v NULL");
+    CHECK_STATUS(jwtk_verify(v, NULL, "a", 1, 0, NULL), JWTK_E_NULL, "verify ctx NULL");
+    CHECK_STATUS(jwtk_verify((jwtk_verifier *)ks, ctx, "a", 1, 0, NULL), JWTK_E_HANDLE, "verify v is a keystore");
+    CHECK_STATUS(jwtk_verify(v, (jwtk_ctx *)v, "a", 1, 0, NULL), JWTK_E_HANDLE, "verify ctx is a verifier");
+    CHECK_STATUS(jwtk_verify(v, ctx, NULL, 10, 0, NULL), JWTK_E_NULL, "verify token NULL");
+    CHECK_STATUS(jwtk_verify(v, ctx, "a.b.c", 5, -1, NULL), JWTK_E_RANGE, "verify now negative");
+    memset(&out, 0, sizeof out);
+    out.struct_size = 8;
+    CHECK_STATUS(jwtk_verify(v, ctx, "a.b.c", 5, 0, &out), JWTK_E_STRUCT_SIZE, "verify struct_size too small");
+    CHECK_STATUS(jwtk_verify_batch(NULL, NULL, NULL, 1, 0, NULL), JWTK_E_NULL, "batch v NULL");
+    CHECK_STATUS(jwtk_verify_batch((jwtk_verifier *)ctx, NULL, NULL, 1, 0, NULL), JWTK_E_HANDLE, "batch v ctx");
+    CHECK_STATUS(jwtk_verify_batch(v, NULL, NULL, 1, 0, &st), JWTK_E_NULL, "batch arrays NULL");
+    CHECK_STATUS(jwtk_claim(NULL, "sub", 3, &value, &type), JWTK_E_NULL, "claim ctx NULL");
+    CHECK_STATUS(jwtk_claim((jwtk_ctx *)v, "sub", 3, &value, &type), JWTK_E_HANDLE, "claim ctx is a verifier");
+    CHECK_STATUS(jwtk_claim(ctx, "sub", 3, NULL, &type), JWTK_E_NULL, "claim value NULL");
+    CHECK_STATUS(jwtk_claim(ctx, "sub", 3, &value, NULL), JWTK_E_NULL, "claim type NULL");
+    CHECK_STATUS(jwtk_stats_get(NULL, &stats), JWTK_E_NULL, "stats v NULL");
+    CHECK_STATUS(jwtk_stats_get((jwtk_verifier *)ks, &stats), JWTK_E_HANDLE, "stats v keystore");
+    CHECK_STATUS(jwtk_stats_get(v, NULL), JWTK_E_NULL, "stats out NULL");
+    stats.struct_size = 4;
+    CHECK_STATUS(jwtk_stats_get(v, &stats), JWTK_E_STRUCT_SIZE, "stats struct_size too small");
+    CHECK(jwtk_ctx_errmsg(NULL) != NULL, "errmsg(NULL) is a static string");
+    CHECK(jwtk_ctx_errmsg((jwtk_ctx *)ks) != NULL, "errmsg(wrong kind) is a static string");
+    /* Freeing NULL, and a handle of the wrong kind, does nothing. */
+    jwtk_keystore_free(NULL);
+    jwtk_verifier_free(NULL);
+    jwtk_ctx_free(NULL);
+    jwtk_ctx_free((jwtk_ctx *)ks);
+    jwtk_keystore_free((jwtk_keystore *)v);
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_E_UNAVAILABLE, "keystore survives a wrong-kind free");
+    /* The verifier keeps its keystore alive after the keystore handle is freed. */
+    jwtk_keystore_free(ks);
+    CHECK_STATUS(jwtk_verify(v, ctx, "a.b.c", 5, 0, NULL), JWTK_MALFORMED, "verifier outlives its keystore handle");
+    jwtk_verifier_free(v);
+    jwtk_ctx_free(ctx);
+}
+
+static void test_keystore_loads(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v;
+    const char *hs = mint_hmac_jwks();
+    char no_nul[2] = {'{', '}'};
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, NULL, 5), JWTK_E_NULL, "jwks NULL");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, hs, 0), JWTK_E_LENGTH, "jwks length 0");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, hs, SIZE_MAX), JWTK_E_LENGTH, "jwks length SIZE_MAX");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, hs, (size_t)1 << 40), JWTK_E_LENGTH, "jwks length 1 TiB");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 5, hs, len_of(hs)), JWTK_E_NULL, "issuer NULL with a length");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, "x", 0, hs, len_of(hs)), JWTK_E_LENGTH, "issuer with length 0");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, "\xff\xfe", 2, hs, len_of(hs)), JWTK_E_UTF8, "issuer not UTF-8");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, "\xed\xa0\x80", 3, hs, len_of(hs)), JWTK_E_UTF8, "issuer with a surrogate");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, "x", SIZE_MAX, hs, len_of(hs)), JWTK_E_LENGTH, "issuer length SIZE_MAX");
+    CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, no_nul, sizeof no_nul, ctx), JWTK_NOT_A_KEY_SET, "{} (no NUL)");
+    CHECK(strstr(jwtk_ctx_errmsg(ctx), "old keys kept") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "not json", 8), JWTK_NOT_A_KEY_SET, "not JSON");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "{\"keys\":[]}", 11), JWTK_NOT_A_KEY_SET, "empty JWKS");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "{\"keys\":\"x\"}", 12), JWTK_NOT_A_KEY_SET, "keys not an array");
+    {
+        const char *weak = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"w\",\"alg\":\"HS256\",\"k\":\"c2hvcnQ\"}]}";
+        const char *wrong_use = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"u\",\"use\":\"enc\",\"alg\":\"HS256\",\"k\":\"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY\"}]}";
+        const char *bad_type = "{\"keys\":[{\"kty\":\"XYZ\",\"kid\":\"t\"}]}";
+        const char *malformed = "{\"keys\":[{\"kty\":\"RSA\",\"kid\":\"m\",\"n\":\"!!\",\"e\":\"AQAB\"}]}";
+        const char *cert = "{\"c1\":\"-----BEGIN CERTIFICATE-----\\nAAAA\\n-----END CERTIFICATE-----\\n\"}";
+        const char *declared = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"d\",\"alg\":\"RS256\",\"k\":\"MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY\"}]}";
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, weak, len_of(weak), ctx), JWTK_WEAK_KEY, "weak HMAC secret");
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "c2hvcnQ") == NULL, "errmsg never echoes key bytes: %s", jwtk_ctx_errmsg(ctx));
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, wrong_use, len_of(wrong_use)), JWTK_WRONG_KEY_USE, "use enc");
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, bad_type, len_of(bad_type)), JWTK_UNSUPPORTED_KEY_TYPE, "kty XYZ");
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, malformed, len_of(malformed)), JWTK_MALFORMED_KEY, "bad n");
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, cert, len_of(cert)), JWTK_INVALID_CERTIFICATE, "bad certificate");
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, declared, len_of(declared)), JWTK_DECLARED_ALG_MISMATCH, "oct with RS256");
+    }
+    {
+        /* Two different keys under one kid: both refused, nothing usable. */
+        const char *rsa = mint_rsa_jwks(), *rsa2 = mint_rsa2_jwks();
+        size_t a = strlen(rsa), b = strlen(rsa2);
+        char *both = malloc(a + b + 16);
+        char *second = strstr(rsa2, "{\"kty\"");
+        snprintf(both, a + b + 16, "%.*s,%s", (int)(a - 2), rsa, second);
+        /* Rename r2's kid to r1. */
+        memcpy(strstr(both + a, "\"r2\""), "\"r1\"", 4);
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, both, strlen(both)), JWTK_AMBIGUOUS_KID, "two keys share a kid");
+        /* An HMAC secret next to public keys: the secret is refused, the public key loads. */
+        snprintf(both, a + b + 16, "%.*s,%s", (int)(a - 2), rsa, strstr(mint_hmac_jwks(), "{\"kty\""));
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, both, strlen(both), ctx), JWTK_OK, "mixed key types load the public key");
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "mixed_key_types") != NULL, "refused keys are listed: %s", jwtk_ctx_errmsg(ctx));
+        free(both);
+    }
+    /* A failed load keeps the keys: the RSA key from the mixed load still verifies. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "[]", 2), JWTK_NOT_A_KEY_SET, "array is not a key set");
+    v = verifier_with(ks, BASE_CONFIG);
+    expect(v, ctx, "RS256", RS_HEADER, GOOD_CLAIMS, JWTK_OK, "old keys kept after failed loads");
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+static void test_config(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v = NULL;
+    struct { const char *config; int status; const char *mention; } rows[] = {
+        {"not json", JWTK_E_CONFIG, "not valid JSON"},
+        {"[]", JWTK_E_CONFIG, "object"},
+        {"{\"issuer\":[\"x\"]}", JWTK_E_CONFIG, "\"issuer\""},
+        {"{\"leeway\":\"60\"}", JWTK_E_CONFIG, "leeway"},
+        {"{\"leeway\":-1}", JWTK_E_CONFIG, "leeway"},
+        {"{\"leeway\":1.5}", JWTK_E_CONFIG, "leeway"},
+        {"{\"audiences\":\"api\"}", JWTK_E_CONFIG, "audiences"},
+        {"{\"audiences\":[1]}", JWTK_E_CONFIG, "audiences"},
+        {"{\"algorithms\":[\"none\"]}", JWTK_E_CONFIG, "none"},
+        {"{\"algorithms\":[]}", JWTK_E_CONFIG, "algorithms"},
+        {"{\"require_exp\":1}", JWTK_E_CONFIG, "require_exp"},
+        {"{\"max_token_size\":0}", JWTK_E_CONFIG, "max_token_size"},
+        {"{\"cache\":{\"size\":1}}", JWTK_E_CONFIG, "cache.size"},
+        {"{\"cache\":\"yes\"}", JWTK_E_CONFIG, "cache"},
+        {"{\"provider\":\"myspace\"}", JWTK_E_CONFIG, "myspace"},
+        {"{\"provider\":\"firebase\"}", JWTK_E_CONFIG, "project_id"},
+        {"{\"jwks_url\":\"https://x\"}", JWTK_E_UNAVAILABLE, "jwks_url"},
+        {"{\"leeway\":60,\"leeway\":0}", JWTK_E_CONFIG, "duplicate"},
+        {"{\"nonce\":\"\xff\"}", JWTK_E_CONFIG, "JSON"},
+        {"{\"provider\":\"apple\",\"audiences\":[\"com.example\"]}", JWTK_OK, ""},
+        {"{\"provider\":\"firebase\",\"project_id\":\"p\"}", JWTK_OK, ""},
+        {"{\"cache\":true,\"batch_threads\":1,\"max_age\":600,\"require_exp\":false,\"reject_iat_in_future\":false,"
+         "\"typ\":\"JWT\",\"nonce\":\"n\",\"required_claims\":[\"sub\"],\"algorithms\":[\"RS256\",\"HS256\"]}", JWTK_OK, ""},
+    };
+    size_t i;
+    char many[4096];
+    size_t o;
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int rc = jwtk_verifier_new_ex(rows[i].config, strlen(rows[i].config), ks, ctx, &v);
+        CHECK_STATUS(rc, rows[i].status, rows[i].config);
+        if (rc == JWTK_OK) {
+            CHECK(v != NULL, "verifier made");
+            jwtk_verifier_free(v);
+            v = NULL;
+        } else {
+            CHECK(v == NULL && strstr(jwtk_ctx_errmsg(ctx), rows[i].mention) != NULL, "errmsg for %s: %s",
+                  rows[i].config, jwtk_ctx_errmsg(ctx));
+        }
+    }
+    CHECK_STATUS(jwtk_verifier_new(NULL, 2, ks, &v), JWTK_E_NULL, "config NULL");
+    CHECK_STATUS(jwtk_verifier_new("{}", 0, ks, &v), JWTK_E_LENGTH, "config length 0");
+    CHECK_STATUS(jwtk_verifier_new("{}", SIZE_MAX, ks, &v), JWTK_E_LENGTH, "config length SIZE_MAX");
+    /* 65 required claims: refused here (the core would trap on it). */
+    o = (size_t)snprintf(many, sizeof many, "{\"required_claims\":[");
+    for (i = 0; i < 65; i++) o += (size_t)snprintf(many + o, sizeof many - o, "%s\"c%zu\"", i ? "," : "", i);
+    snprintf(many + o, sizeof many - o, "]}");
+    CHECK_STATUS(jwtk_verifier_new_ex(many, strlen(many), ks, ctx, &v), JWTK_E_CONFIG, "65 required claims");
+    CHECK(strstr(jwtk_ctx_errmsg(ctx), "required_claims") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+static void test_verify_and_claims(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    jwtk_ctx *ctx = NULL;
+    jwtk_claims out;
+    jwtk_str value;
+    int type;
+    const char *claims = "{\"iss\":\"" ISS "\",\"sub\":\"caf\\u00e9\",\"aud\":[\"web\",\"api\"],\"exp\":1700003600.9,"
+                         "\"nbf\":1699999000,\"iat\":1699999990,\"jti\":\"j-1\",\"n\":42,\"t\":true,\"z\":null,"
+                         "\"address\":{\"country\":\"NZ\",\"geo\":{\"lat\":-36.8}},\"https://x.example/roles\":[\"admin\"],"
+                         "\"a.b\":{\"c\":\"dotted\"}}";
+    minted t = mint_token("HS256", HS_HEADER, claims);
+    jwtk_ctx_new(&ctx);
+    memset(&out, 0, sizeof out);
+    out.struct_size = sizeof out;
+    CHECK_STATUS(jwtk_claim(ctx, "sub", 3, &value, &type), JWTK_E_NO_TOKEN, "claim before any verify");
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, &out), JWTK_OK, "valid HS256");
+    CHECK(str_is(out.alg, "HS256") && str_is(out.kid, "h1") && str_is(out.typ, "JWT"), "header fields");
+    CHECK(str_is(out.iss, ISS) && str_is(out.sub, "caf\xc3\xa9") && str_is(out.jti, "j-1"), "string claims (escape decoded)");
+    CHECK(str_is(out.aud, "[\"web\",\"api\"]") && (out.flags & JWTK_CLAIMS_AUD_ARRAY), "aud array as JSON");
+    CHECK(out.exp == 1700003600 && out.nbf == 1699999000 && out.iat == 1699999990, "times");
+    CHECK((out.flags & (JWTK_CLAIMS_HAS_EXP | JWTK_CLAIMS_HAS_NBF | JWTK_CLAIMS_HAS_IAT)) == 7u, "time flags");
+    CHECK(out.payload.ptr > t.ptr && out.payload.ptr + out.payload.len < t.ptr + t.len, "payload points into the token");
+    CHECK(out.claims_json.len == strlen(claims) && memcmp(out.claims_json.ptr, claims, strlen(claims)) == 0, "claims JSON");
+    CHECK(strcmp(jwtk_ctx_errmsg(ctx), "") == 0, "no message after success: %s", jwtk_ctx_errmsg(ctx));
+    {
+        struct { const char *name; int type; const char *value; } rows[] = {
+            {"sub", JWTK_JSON_STRING, "caf\xc3\xa9"}, {"n", JWTK_JSON_NUMBER, "42"}, {"t", JWTK_JSON_BOOL, "true"},
+            {"z", JWTK_JSON_NULL, "null"}, {"aud", JWTK_JSON_ARRAY, "[\"web\",\"api\"]"},
+            {"address.country", JWTK_JSON_STRING, "NZ"}, {"address.geo.lat", JWTK_JSON_NUMBER, "-36.8"},
+            {"address", JWTK_JSON_OBJECT, "{\"country\":\"NZ\",\"geo\":{\"lat\":-36.8}}"},
+            {"https://x.example/roles", JWTK_JSON_ARRAY, "[\"admin\"]"}, {"a.b.c", JWTK_JSON_STRING, "dotted"},
+            {"exp", JWTK_JSON_NUMBER, "1700003600.9"},
+        };
+        size_t i;
+        jwtk_str keep;
+        for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            CHECK_STATUS(jwtk_claim(ctx, rows[i].name, strlen(rows[i].name), &value, &type), JWTK_OK, rows[i].name);
+            CHECK(type == rows[i].type && str_is(value, rows[i].value), "claim %s: type %d value %.*s", rows[i].name,
+                  type, (int)value.len, value.ptr ? value.ptr : "");
+        }
+        jwtk_claim(ctx, "sub", 3, &keep, &type);
+        CHECK_STATUS(jwtk_claim(ctx, "nope", 4, &value, &type), JWTK_OK, "absent claim");
+        CHECK(type == JWTK_JSON_NONE && value.ptr == NULL && value.len == 0, "absent: NONE");
+        CHECK_STATUS(jwtk_claim(ctx, "address.nope", 12, &value, &type), JWTK_OK, "absent nested");
+        CHECK(type == JWTK_JSON_NONE, "absent nested: NONE");
+        CHECK(str_is(keep, "caf\xc3\xa9"), "earlier claim values stay valid");
+        CHECK_STATUS(jwtk_claim(ctx, "\xc0\xaf", 2, &value, &type), JWTK_E_UTF8, "claim name not UTF-8");
+        CHECK_STATUS(jwtk_claim(ctx, "sub", 0, &value, &type), JWTK_E_LENGTH, "claim name length 0");
+        CHECK_STATUS(jwtk_claim(ctx, NULL, 3, &value, &type), JWTK_E_NULL, "claim name NULL");
+        CHECK_STATUS(jwtk_claim(ctx, "sub", SIZE_MAX, &value, &type), JWTK_E_LENGTH, "claim name SIZE_MAX");
+    }
+    /* Status only: out NULL. */
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "out NULL");
+    /* A failure clears out and the claims. */
+    {
+        minted bad = tampered(t);
+        CHECK_STATUS(jwtk_verify(v, ctx, bad.ptr, bad.len, NOW, &out), JWTK_BAD_SIGNATURE, "tampered signature");
+        mint_free(bad);
+    }
+    CHECK(out.alg.ptr == NULL && out.iss.ptr == NULL && out.struct_size == sizeof out, "out cleared on failure");
+    CHECK(strlen(jwtk_ctx_errmsg(ctx)) > 0, "message after failure");
+    CHECK_STATUS(jwtk_claim(ctx, "sub", 3, &value, &type), JWTK_E_NO_TOKEN, "claim after a failed verify");
+    /* now 0 is the system clock: this token expired in 2023. */
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, 0, &out), JWTK_EXPIRED, "now 0 uses the clock");
+    mint_free(t);
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+static void test_token_statuses(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_keystore *rs = keystore_with(NULL, mint_rsa_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    jwtk_verifier *rsv = verifier_with(rs, BASE_CONFIG);
+    jwtk_verifier *strict = verifier_with(ks, "{\"issuers\":[\"" ISS "\"],\"audiences\":[\"api\"],\"leeway\":0,"
+                                              "\"typ\":\"at+jwt\",\"nonce\":\"n-1\",\"required_claims\":[\"sub\"],\"max_token_size\":400}");
+    jwtk_verifier *rs_only = verifier_with(ks, "{\"algorithms\":[\"RS256\"]}");
+    jwtk_ctx *ctx = NULL;
+    char big[500];
+    jwtk_ctx_new(&ctx);
+    expect(rsv, ctx, "RS256", RS_HEADER, GOOD_CLAIMS, JWTK_OK, "valid RS256");
+    expect(v, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_OK, "valid HS256");
+    CHECK_STATUS(jwtk_verify(v, ctx, "abc", 3, NOW, NULL), JWTK_MALFORMED, "one segment");
+    CHECK_STATUS(jwtk_verify(v, ctx, "", 0, NOW, NULL), JWTK_MALFORMED, "empty token");
+    CHECK_STATUS(jwtk_verify(v, ctx, "a.\xff\xfe.c", 7, NOW, NULL), JWTK_MALFORMED, "invalid UTF-8 in a token");
+    CHECK_STATUS(jwtk_verify(v, ctx, "a.b.c", SIZE_MAX, NOW, NULL), JWTK_TOO_LARGE, "length SIZE_MAX");
+    CHECK_STATUS(jwtk_verify(v, ctx, "a.b.c", (size_t)1 << 62, NOW, NULL), JWTK_TOO_LARGE, "length 2^62");
+    memset(big, 'a', sizeof big);
+    CHECK_STATUS(jwtk_verify(strict, ctx, big, sizeof big, NOW, NULL), JWTK_TOO_LARGE, "over max_token_size");
+    expect(v, ctx, "none", "{\"alg\":\"none\"}", GOOD_CLAIMS, JWTK_UNSUPPORTED_ALG, "alg none");
+    expect(rs_only, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_ALG_NOT_ALLOWED, "HS256 not allowed");
+    expect(v, ctx, "HS256", "{\"alg\":\"HS256\",\"kid\":\"zz\"}", GOOD_CLAIMS, JWTK_UNKNOWN_KID, "unknown kid");
+    expect(v, ctx, "HS256", "{\"alg\":\"HS384\",\"kid\":\"h1\"}", GOOD_CLAIMS, JWTK_KEY_ALG_MISMATCH, "HS384 with an HS256 key");
+    expect(v, ctx, "RS256", HS_HEADER, GOOD_CLAIMS, JWTK_BAD_SIGNATURE, "HS256 header, RSA signature");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1699999999}", JWTK_EXPIRED, "expired");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,\"nbf\":1700000100}",
+           JWTK_NOT_YET_VALID, "nbf");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"https://evil\",\"aud\":\"api\",\"exp\":1700003600}", JWTK_BAD_ISSUER, "iss");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"web\",\"exp\":1700003600}", JWTK_BAD_AUDIENCE, "aud");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\"}", JWTK_MISSING_CLAIM, "no exp");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":\"soon\"}", JWTK_BAD_CLAIM_TYPE, "exp string");
+    expect(v, ctx, "HS256", "{\"alg\":\"HS256\",\"kid\":\"h1\",\"crit\":[\"x\"],\"x\":1}", GOOD_CLAIMS, JWTK_CRIT_UNSUPPORTED, "crit");
+    expect(strict, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_BAD_TYP, "typ JWT, want at+jwt");
+    expect(strict, ctx, "HS256", "{\"alg\":\"HS256\",\"kid\":\"h1\",\"typ\":\"at+jwt\"}",
+           "{\"iss\":\"" ISS "\",\"sub\":\"s\",\"aud\":\"api\",\"exp\":1700003600,\"nonce\":\"other\"}", JWTK_BAD_NONCE, "nonce");
+    expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,\"iat\":1700000100}",
+           JWTK_ISSUED_IN_FUTURE, "iat in the future");
+    {
+        /* keys_unavailable: nothing loaded at all; the earlier checks still come first. */
+        jwtk_keystore *empty = NULL;
+        jwtk_verifier *ev;
+        jwtk_keystore_new(&empty);
+        ev = verifier_with(empty, BASE_CONFIG);
+        expect(ev, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_KEYS_UNAVAILABLE, "no keys loaded");
+        expect(ev, ctx, "none", "{\"alg\":\"none\"}", GOOD_CLAIMS, JWTK_UNSUPPORTED_ALG, "alg none before keys");
+        CHECK(jwtk_status_http(JWTK_KEYS_UNAVAILABLE) == 503, "503");
+        jwtk_verifier_free(ev);
+        jwtk_keystore_free(empty);
+    }
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(rsv);
+    jwtk_verifier_free(strict);
+    jwtk_verifier_free(rs_only);
+    jwtk_keystore_free(ks);
+    jwtk_keystore_free(rs);
+    jwtk_ctx_free(ctx);
+}
+
+/* Keys per issuer: a token is checked only with its own issuer's keys. */
+static void test_issuers_and_rotation(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_verifier *v, *any;
+    jwtk_ctx *ctx = NULL;
+    const char *a = "https://a.example", *b = "https://b.example";
+    const char *a_claims = "{\"iss\":\"https://a.example\",\"exp\":1700003600}";
+    const char *b_claims = "{\"iss\":\"https://b.example\",\"exp\":1700003600}";
+    const char *c_claims = "{\"iss\":\"https://c.example\",\"exp\":1700003600}";
+    minted t;
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, a, strlen(a), mint_rsa_jwks(), strlen(mint_rsa_jwks())), JWTK_OK, "load A");
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, b, strlen(b), mint_rsa2_jwks(), strlen(mint_rsa2_jwks())), JWTK_OK, "load B");
+    v = verifier_with(ks, "{\"issuers\":[\"https://a.example\",\"https://b.example\",\"https://d.example\"],\"leeway\":0}");
+    any = verifier_with(ks, "{\"leeway\":0}");
+    expect(v, ctx, "RS256", RS_HEADER, a_claims, JWTK_OK, "A's token with A's key");
+    t = mint_token_rsa2("{\"alg\":\"RS256\",\"kid\":\"r2\"}", b_claims);
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "B's token with B's key");
+    mint_free(t);
+    t = mint_token_rsa2("{\"alg\":\"RS256\",\"kid\":\"r2\"}", a_claims);
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_UNKNOWN_KID, "B's key cannot sign for A");
+    mint_free(t);
+    expect(v, ctx, "RS256", RS_HEADER, c_claims, JWTK_UNKNOWN_ISSUER, "issuer C: no keys, not accepted");
+    expect(v, ctx, "RS256", RS_HEADER, "{\"iss\":\"https://d.example\",\"exp\":1700003600}", JWTK_KEYS_UNAVAILABLE,
+           "issuer D: accepted, no keys");
+    expect(any, ctx, "RS256", RS_HEADER, c_claims, JWTK_KEYS_UNAVAILABLE, "issuer C with a verifier accepting any issuer");
+    expect(v, ctx, "RS256", RS_HEADER, "{\"exp\":1700003600}", JWTK_MISSING_CLAIM, "no iss to choose keys by");
+    /* Rotation: A's keys become r2; tokens by r1 stop verifying at once, on the same ctx. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, a, strlen(a), mint_rsa2_jwks(), strlen(mint_rsa2_jwks())), JWTK_OK, "rotate A");
+    expect(v, ctx, "RS256", RS_HEADER, a_claims, JWTK_UNKNOWN_KID, "A's old key is gone");
+    t = mint_token_rsa2("{\"alg\":\"RS256\",\"kid\":\"r2\"}", a_claims);
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "A's new key verifies");
+    mint_free(t);
+    /* Any-issuer keys serve issuers without keys of their own. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, mint_rsa_jwks(), strlen(mint_rsa_jwks())), JWTK_OK, "load any-issuer");
+    expect(any, ctx, "RS256", RS_HEADER, c_claims, JWTK_OK, "issuer C through the any-issuer keys");
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(any);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+static void test_batch_and_stats(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    jwtk_verifier *one = verifier_with(ks, "{\"issuers\":[\"" ISS "\"],\"audiences\":[\"api\"],\"leeway\":0,\"batch_threads\":1}");
+    minted good = mint_token("HS256", HS_HEADER, GOOD_CLAIMS);
+    minted expired = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1}");
+    minted bad = tampered(good);
+    const char *tokens[5];
+    size_t lens[5];
+    int st[5] = {99, 99, 99, 99, 99};
+    jwtk_stats stats;
+    tokens[0] = good.ptr; lens[0] = good.len;
+    tokens[1] = expired.ptr; lens[1] = expired.len;
+    tokens[2] = NULL; lens[2] = 4;
+    tokens[3] = "x.y"; lens[3] = SIZE_MAX;
+    tokens[4] = bad.ptr; lens[4] = bad.len;
+    CHECK_STATUS(jwtk_verify_batch(one, tokens, lens, 5, NOW, st), JWTK_OK, "batch, 1 thread");
+    CHECK(st[0] == JWTK_OK && st[1] == JWTK_EXPIRED && st[2] == JWTK_E_NULL && st[3] == JWTK_TOO_LARGE &&
+          st[4] == JWTK_BAD_SIGNATURE, "batch statuses %d %d %d %d %d", st[0], st[1], st[2], st[3], st[4]);
+    memset(st, 0, sizeof st);
+    CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 5, NOW, st), JWTK_OK, "batch, all cores");
+    CHECK(st[0] == JWTK_OK && st[1] == JWTK_EXPIRED && st[4] == JWTK_BAD_SIGNATURE, "batch statuses (threads)");
+    CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 0, NOW, NULL), JWTK_OK, "n = 0");
+    CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, SIZE_MAX, NOW, st), JWTK_E_RANGE, "n = SIZE_MAX");
+    CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 5, -5, st), JWTK_E_RANGE, "batch now negative");
+    CHECK_STATUS(jwtk_verify_batch(v, tokens, NULL, 5, NOW, st), JWTK_E_NULL, "lens NULL");
+    CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 5, NOW, NULL), JWTK_E_NULL, "statuses NULL");
+    memset(&stats, 0, sizeof stats);
+    stats.struct_size = sizeof stats;
+    CHECK_STATUS(jwtk_stats_get(one, &stats), JWTK_OK, "stats");
+    CHECK(stats.allowed == 1 && stats.denied == 3 && stats.denied_by_status[JWTK_EXPIRED] == 1 &&
+          stats.denied_by_status[JWTK_TOO_LARGE] == 1 && stats.denied_by_status[JWTK_BAD_SIGNATURE] == 1,
+          "stats counts: allowed %llu denied %llu", (unsigned long long)stats.allowed, (unsigned long long)stats.denied);
+    CHECK(stats.jwks_loads == 1 && stats.keys_loaded == 1 && stats.last_success_unix > 0 &&
+          stats.last_attempt_unix >= stats.last_success_unix, "keystore counters");
+    CHECK(stats.jwks_fetches == 0 && stats.stale_served == 0, "pull-mode counters are 0 in this build");
+    mint_free(good);
+    mint_free(expired);
+    mint_free(bad);
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(one);
+    jwtk_keystore_free(ks);
+}
+
+/* Threads verifying with their own ctx while the main thread reloads keys. */
+struct worker { jwtk_verifier *v; minted token; int failures; };
+
+static void *verify_loop(void *arg) {
+    struct worker *w = arg;
+    jwtk_ctx *ctx = NULL;
+    jwtk_claims out;
+    int i;
+    jwtk_ctx_new(&ctx);
+    for (i = 0; i < 2000; i++) {
+        memset(&out, 0, sizeof out);
+        out.struct_size = sizeof out;
+        if (jwtk_verify(w->v, ctx, w->token.ptr, w->token.len, NOW, &out) != JWTK_OK || !str_is(out.sub, "user-1"))
+            w->failures++;
+    }
+    jwtk_ctx_free(ctx);
+    return NULL;
+}
+
+static void test_threads(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    struct worker w[2];
+    pthread_t t[2];
+    int i;
+    for (i = 0; i < 2; i++) {
+        w[i].v = v;
+        w[i].token = mint_token("HS256", HS_HEADER, GOOD_CLAIMS);
+        w[i].failures = 0;
+        pthread_create(&t[i], NULL, verify_loop, &w[i]);
+    }
+    for (i = 0; i < 50; i++) jwtk_keystore_load_jwks(ks, NULL, 0, mint_hmac_jwks(), strlen(mint_hmac_jwks()));
+    for (i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(w[i].failures == 0, "thread %d: %d failures while keys reloaded", i, w[i].failures);
+        mint_free(w[i].token);
+    }
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+}
+
+static void test_freed_handles(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_E_HANDLE, "freed keystore");
+    CHECK(jwtk_ctx_errmsg(ctx) != NULL, "errmsg of a freed ctx");
+    jwtk_ctx_free(ctx); /* double free: detected, no-op */
+}
+
+int main(int argc, char **argv) {
+    int freed = argc > 1 && strcmp(argv[1], "--freed") == 0;
+    jwtk_keystore *ks = NULL;
+    jwtk_verifier *v = NULL;
+    jwtk_ctx *ctx = NULL;
+    CHECK(thread_count() == 1, "one thread after loading the library: %d", thread_count());
+    mint_init();
+    /* No thread from any _new, a load, or a single verification. */
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    jwtk_keystore_load_jwks(ks, NULL, 0, mint_hmac_jwks(), strlen(mint_hmac_jwks()));
+    v = verifier_with(ks, BASE_CONFIG);
+    expect(v, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_OK, "first verification");
+    CHECK(thread_count() == 1, "still one thread after _new, load and verify: %d", thread_count());
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+
+    test_version();
+    test_status_helpers();
+    test_handles_and_nulls();
+    test_keystore_loads();
+    test_config();
+    test_verify_and_claims();
+    test_token_statuses();
+    test_issuers_and_rotation();
+    test_batch_and_stats();
+    test_threads();
+    if (freed) test_freed_handles();
+    mint_cleanup();
+    printf("c-tests: %d passed, %d failed\n", check_passed, check_failed);
+    return check_failed == 0 ? 0 : 1;
+}
