@@ -1,0 +1,261 @@
+"""Tests of the ctypes binding (and through it, of libjwtk): the status table against jwtk.h and
+docs/ERRORS.md, the project's RFC 8725 attack suite through jwtk_verify_batch with the verdicts the
+Swift suite expects, claims, configuration errors, threads, and the process model (no threads and no
+signal handlers from loading the library). Run by IntegrationTests/clib/run.sh with JWTK_LIBRARY set.
+Reads only files in this repository."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import unittest
+from pathlib import Path
+
+import jwtk
+
+ROOT = Path(__file__).resolve().parents[2]
+ATTACKS = ROOT / "Tests/JWTKernelTests/Fixtures/attacks"
+HEADER = ROOT / "Sources/CJWTK/include/jwtk.h"
+
+# The attack generator's defaults (Tests/JWTKernelTests/Support/AttackFixtures.swift).
+ATTACK_NOW = 1_700_000_000
+ATTACK_ISSUER = "https://issuer.example"
+ATTACK_AUDIENCE = "api://attack-suite"
+ATTACK_CASES = 446
+ATTACK_VALID = 64
+
+
+def header_defines():
+    """{name: number} of every `#define JWTK_X <int>` status in jwtk.h (not version or flags)."""
+    out = {}
+    for m in re.finditer(r"^#define (JWTK_[A-Z0-9_]+)\s+\(?(-?\d+)\)?", HEADER.read_text(), re.M):
+        name, value = m.group(1), int(m.group(2))
+        if name.startswith(("JWTK_VERSION", "JWTK_JSON_", "JWTK_CLAIMS_", "JWTK_STATS_")):
+            continue
+        out[name] = value
+    return out
+
+
+def documented_codes():
+    """{number: name} from the tables of docs/ERRORS.md."""
+    rows = re.findall(r"^\|\s*(\d+)\s*\|\s*`([a-z_]+)`\s*\|", (ROOT / "docs/ERRORS.md").read_text(), re.M)
+    return {int(n): name for n, name in rows}
+
+
+class StatusTableTests(unittest.TestCase):
+    def test_header_numbers_match_the_documented_table_and_the_library_names(self):
+        defines = {n: v for n, v in header_defines().items() if v > 0}
+        documented = documented_codes()
+        self.assertEqual(sorted(defines.values()), sorted(documented), "header codes == docs/ERRORS.md codes")
+        for name, number in defines.items():
+            self.assertEqual(jwtk.status_name(number), documented[number], name)
+            self.assertEqual(name, "JWTK_" + documented[number].upper(), "macro name follows the snake_case name")
+
+    def test_misuse_codes_are_negative_and_named(self):
+        misuse = {n: v for n, v in header_defines().items() if v < 0}
+        self.assertEqual(len(misuse), 9)
+        for name, number in misuse.items():
+            self.assertTrue(name.startswith("JWTK_E_"), name)
+            self.assertNotEqual(jwtk.status_name(number), "unknown", name)
+            self.assertEqual(jwtk.status_http(number), 500)
+            self.assertIsNone(jwtk.status_bearer_error(number))
+
+    def test_http_and_bearer(self):
+        self.assertEqual(jwtk.status_http(0), 200)
+        self.assertEqual(jwtk.status_http(8), 401)
+        self.assertEqual(jwtk.status_http(11), 403)
+        self.assertEqual(jwtk.status_http(19), 503)
+        self.assertEqual(jwtk.status_bearer_error(8), "invalid_token")
+        self.assertIsNone(jwtk.status_bearer_error(19))
+        self.assertIsNone(jwtk.status_bearer_error(0))
+        self.assertEqual(jwtk.status_name(12345), "unknown")
+
+    def test_version(self):
+        m = re.search(r'#define JWTK_VERSION\s+"([^"]+)"', HEADER.read_text())
+        n = re.search(r"#define JWTK_VERSION_NUMBER\s+(\d+)", HEADER.read_text())
+        self.assertEqual(jwtk.version(), m.group(1))
+        self.assertEqual(jwtk.version_number(), int(n.group(1)))
+
+
+def attack_config(policy):
+    """The Swift suite's ClaimsPolicy for a case, in the C library's config vocabulary."""
+    p = policy or {}
+    config = {
+        "issuers": p.get("issuers", [ATTACK_ISSUER]),
+        "audiences": p.get("audiences", [ATTACK_AUDIENCE]),
+        "leeway": p.get("leeway", 60),
+        "reject_iat_in_future": p.get("reject_iat_in_future", False),
+    }
+    for key in ("algorithms", "typ", "nonce", "max_token_size", "required_claims", "max_age"):
+        if key in p:
+            config[key] = p[key]
+    return config
+
+
+class AttackSuiteTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cases = json.loads((ATTACKS / "tokens.json").read_text())
+        cls.stores = {}
+        for name, file in (("public", "jwks.json"), ("hmac", "hmac-jwks.json")):
+            ks = jwtk.KeyStore()
+            refused = ks.load_jwks((ATTACKS / file).read_bytes())
+            cls.stores[name] = (ks, refused)
+
+    def test_fixture_shape(self):
+        self.assertEqual(len(self.cases), ATTACK_CASES)
+        self.assertEqual(sum(c["expect_valid"] for c in self.cases), ATTACK_VALID)
+        for name, (_, refused) in self.stores.items():
+            self.assertEqual(refused, "", f"{name} keys load without refusals")
+
+    def test_every_case_through_verify_batch(self):
+        groups = {}
+        for c in self.cases:
+            policy = c.get("policy") or {}
+            key = (c["jwks"], json.dumps(attack_config(policy), sort_keys=True), policy.get("now", ATTACK_NOW))
+            groups.setdefault(key, []).append(c)
+        false_accepts, false_rejects, wrong_codes = [], [], []
+        for (jwks, config, now), cases in groups.items():
+            verifier = jwtk.Verifier(config, self.stores[jwks][0])
+            statuses = verifier.verify_batch([c["token"] for c in cases], now=now)
+            for c, status in zip(cases, statuses):
+                got = None if status == 0 else jwtk.status_name(status)
+                accepted = set(c.get("accept_errors") or []) | ({c["expect_error"]} if c.get("expect_error") else set())
+                if c["expect_valid"]:
+                    if got is not None:
+                        false_rejects.append(f"{c['name']}: {got}")
+                elif got is None:
+                    false_accepts.append(c["name"])
+                elif got not in accepted:
+                    wrong_codes.append(f"{c['name']}: expected {sorted(accepted)}, got {got}")
+        print(f"\nattack suite via jwtk_verify_batch: {len(self.cases)} cases in {len(groups)} batches, "
+              f"{len(false_accepts)} false accepts, {len(false_rejects)} false rejects, {len(wrong_codes)} wrong codes")
+        self.assertEqual(false_accepts, [], "attacks that verified")
+        self.assertEqual(false_rejects, [], "positive controls refused")
+        self.assertEqual(wrong_codes, [], "wrong codes")
+
+    def test_positive_controls_through_verify_agree_with_batch(self):
+        ctx = jwtk.Context()
+        for c in self.cases:
+            if not c["expect_valid"]:
+                continue
+            policy = c.get("policy") or {}
+            verifier = jwtk.Verifier(attack_config(policy), self.stores[c["jwks"]][0])
+            result = verifier.verify(ctx, c["token"], now=policy.get("now", ATTACK_NOW))
+            self.assertTrue(result.ok, f"{c['name']}: {result.name} {result.message}")
+            header = json.loads(jwtk_b64(c["token"].split(".")[0]))
+            self.assertEqual(result.claims.alg, header["alg"], c["name"])
+            self.assertEqual(result.claims.payload, c["token"].split(".")[1], c["name"])
+            self.assertEqual(result.claims.json, json.loads(jwtk_b64(c["token"].split(".")[1])), c["name"])
+
+
+def jwtk_b64(segment):
+    import base64
+    return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+
+
+class BindingTests(unittest.TestCase):
+    def setUp(self):
+        self.ks = jwtk.KeyStore()
+        self.ks.load_jwks((ATTACKS / "hmac-jwks.json").read_bytes())
+        self.case = next(c for c in json.loads((ATTACKS / "tokens.json").read_text())
+                         if c["expect_valid"] and c["jwks"] == "hmac")
+
+    def test_config_errors_name_the_key(self):
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.Verifier({"audience": ["x"]}, self.ks)
+        self.assertEqual(e.exception.name, "bad_config")
+        self.assertIn('"audience"', e.exception.message)
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.Verifier({"leeway": "1"}, self.ks)
+        self.assertIn("leeway", e.exception.message)
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.Verifier({"jwks_url": "https://x.example/jwks"}, self.ks)
+        self.assertEqual(e.exception.name, "not_available")
+
+    def test_key_errors(self):
+        with self.assertRaises(jwtk.JWTKError) as e:
+            self.ks.load_jwks(b"{}")
+        self.assertEqual(e.exception.name, "not_a_key_set")
+        self.assertIn("old keys kept", e.exception.message)
+        with self.assertRaises(jwtk.JWTKError) as e:
+            self.ks.start()
+        self.assertEqual(e.exception.name, "not_available")
+
+    def test_verify_claims_and_stats(self):
+        v = jwtk.Verifier(attack_config(self.case.get("policy")), self.ks)
+        ctx = jwtk.Context()
+        r = v.verify(ctx, self.case["token"], now=ATTACK_NOW)
+        self.assertTrue(r.ok, r.message)
+        self.assertEqual(r.claims.iss, ATTACK_ISSUER)
+        self.assertEqual(ctx.claim("iss"), (jwtk.JSON_STRING, ATTACK_ISSUER))
+        self.assertEqual(ctx.claim("no-such-claim"), (jwtk.JSON_NONE, None))
+        bad = v.verify(ctx, self.case["token"] + "x", now=ATTACK_NOW)
+        self.assertFalse(bad.ok)
+        self.assertNotIn(self.case["token"][-20:], bad.message, "messages never echo token bytes")
+        with self.assertRaises(jwtk.JWTKError) as e:
+            ctx.claim("iss")
+        self.assertEqual(e.exception.name, "no_token")
+        stats = v.stats()
+        self.assertEqual(stats["allowed"], 1)
+        self.assertEqual(stats["denied"], 1)
+        self.assertEqual(stats["keys_loaded"], 2)
+
+    def test_threads_share_a_verifier(self):
+        v = jwtk.Verifier(attack_config(self.case.get("policy")), self.ks)
+        failures = []
+
+        def work():
+            ctx = jwtk.Context()
+            for _ in range(300):
+                if not v.verify(ctx, self.case["token"], now=ATTACK_NOW).ok:
+                    failures.append(1)
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for _ in range(20):
+            self.ks.load_jwks((ATTACKS / "hmac-jwks.json").read_bytes())
+        for t in threads:
+            t.join()
+        self.assertEqual(failures, [])
+
+
+PROCESS_PROBE = r"""
+import ctypes, os, signal, sys
+def cgt():
+    for line in open('/proc/self/status'):
+        if line.startswith('SigCgt'):
+            return int(line.split()[1], 16)
+before = cgt()
+so = ctypes.CDLL(os.environ['JWTK_LIBRARY'])
+after_load = cgt()
+h = ctypes.c_void_p()
+so.jwtk_keystore_new(ctypes.byref(h))
+so.jwtk_keystore_load_jwks(h, None, 0, b'{"keys":[]}', 11)
+after_calls = cgt()
+print(before, after_load, after_calls, len(os.listdir('/proc/self/task')))
+"""
+
+
+class ProcessModelTests(unittest.TestCase):
+    def probe(self, env):
+        out = subprocess.run([sys.executable, "-c", PROCESS_PROBE], env=env, capture_output=True, text=True, check=True)
+        return [int(x) for x in out.stdout.split()]
+
+    def test_loading_and_calling_start_no_thread_and_install_no_signal_handler(self):
+        for backtrace in ("enable=no", None):
+            env = dict(os.environ)
+            env.pop("SWIFT_BACKTRACE", None)
+            if backtrace:
+                env["SWIFT_BACKTRACE"] = backtrace
+            before, after_load, after_calls, threads = self.probe(env)
+            self.assertEqual(threads, 1, f"threads (SWIFT_BACKTRACE={backtrace})")
+            self.assertEqual(before, after_load, f"signal dispositions after dlopen (SWIFT_BACKTRACE={backtrace})")
+            self.assertEqual(before, after_calls, f"signal dispositions after calls (SWIFT_BACKTRACE={backtrace})")
+
+
+if __name__ == "__main__":
+    unittest.main()
