@@ -529,9 +529,9 @@ static void *verify_loop(void *arg) {
     struct worker *w = arg;
     jwtk_ctx *ctx = NULL;
     jwtk_claims out;
-    int i;
+    int i, n = getenv("JWTK_TEST_ITERATIONS") ? atoi(getenv("JWTK_TEST_ITERATIONS")) : 2000;
     jwtk_ctx_new(&ctx);
-    for (i = 0; i < 2000; i++) {
+    for (i = 0; i < n; i++) {
         memset(&out, 0, sizeof out);
         out.struct_size = sizeof out;
         if (jwtk_verify(w->v, ctx, w->token.ptr, w->token.len, NOW, &out) != JWTK_OK || !str_is(out.sub, "user-1"))
