@@ -2,8 +2,8 @@ import CJWTKSupport
 
 /// A fixed array of 64-bit words updated with relaxed atomics (counters) in memory that never
 /// moves, so any thread may add to it without a lock.
+// Safety: @unchecked because the words are only touched through the atomic helpers of jwtk_support.h.
 final class AtomicWords: @unchecked Sendable {
-    // Safety: @unchecked because the words are only touched through the atomic helpers of jwtk_support.h.
     private let words: UnsafeMutablePointer<UInt64>
     let count: Int
 

@@ -13,9 +13,9 @@ import Glibc
 /// swaps the snapshot pointer under `mutex` (held for that swap only) and publishes the new
 /// generation with a release store. Verifiers read `generation` with one acquire load per call
 /// and take `mutex` only when it changed, to pick up the new snapshot.
+// Safety: @unchecked because `current` and the load counters are only touched under `mutex`;
+// `words` is atomic.
 final class KeyRegistry: @unchecked Sendable {
-    // Safety: @unchecked because `current` and the load counters are only touched under `mutex`;
-    // `words` is atomic.
     private let mutex = PThreadMutex()
     private var current = KeySnapshot.empty
     private var loads: UInt64 = 0, failures: UInt64 = 0, rejected: UInt64 = 0

@@ -3,9 +3,9 @@ import JWTKernel
 
 /// The object behind `jwtk_verifier`: settings frozen at creation, a keystore reference, the
 /// routes for the keystore's current generation, and the verdict counters.
+// Safety: @unchecked because `latest` is only touched under `mutex`; everything else is immutable
+// or atomic (`counters`).
 final class VerifierState: @unchecked Sendable {
-    // Safety: @unchecked because `latest` is only touched under `mutex`; everything else is immutable
-    // or atomic (`counters`).
     let serial: UInt64
     let registry: KeyRegistry
     let settings: VerifierSettings
