@@ -3,7 +3,8 @@
 #   build and `make install` into a temp prefix; the header compiles as C99 and C++11 (gcc and clang,
 #   -Wall -Wextra -pedantic -Werror); only jwtk_* exported (nm -D --defined-only); no Swift toolchain
 #   library in ldd; SONAME and NODELETE; the C tests plain, under ASan and under valgrind memcheck
-#   (no error, no definite or indirect leak); the Python binding's tests.
+#   (no error, no definite or indirect leak); zero allocations per jwtk_verify in steady state, counted;
+#   the Python binding's tests.
 # Ends with one line: `clib: N passed, M failed` (N, M count the checks above; the C and Python suites'
 # own counts are printed before it).
 set -uo pipefail
@@ -80,6 +81,8 @@ cflags="-std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -I$prefix/inclu
 ldflags="-L$prefix/lib -ljwtk -lcrypto -lpthread -Wl,-rpath,$prefix/lib"
 check c-tests-build gcc $cflags $here/test_jwtk.c $here/mint.c -o "$work/test_jwtk" $ldflags
 check c-tests "$work/test_jwtk" --freed
+check alloc-tests-build gcc $cflags $here/test_alloc.c $here/malloc_count.c $here/mint.c -o "$work/test_alloc" $ldflags
+check alloc-tests "$work/test_alloc"
 check c-tests-asan-build gcc $cflags -g -fsanitize=address -fno-omit-frame-pointer $here/test_jwtk.c $here/mint.c \
     -o "$work/test_jwtk_asan" $ldflags
 check c-tests-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/test_jwtk_asan"
@@ -87,7 +90,8 @@ check c-tests-valgrind env JWTK_TEST_ITERATIONS=200 valgrind --error-exitcode=3 
     --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect "$work/test_jwtk"
 check python-tests env JWTK_LIBRARY="$lib" python3 -m unittest discover -s bindings/python -p 'test_*.py' -v
 
-for suite in c-tests c-tests-asan c-tests-valgrind; do grep -h '^c-tests:' "$work/$suite.log" | sed "s/^/$suite: /"; done
+for suite in c-tests c-tests-asan c-tests-valgrind; do grep -h '^c-tests:' "$work/$suite.log" | sed "s/^c-tests: /$suite: /"; done
+grep -hE 'allocations|^alloc-tests:' "$work/alloc-tests.log" || true
 grep -h 'attack suite via' "$work/python-tests.log" || true
 grep -hE '^(Ran|OK|FAILED)' "$work/python-tests.log" | sed 's/^/python: /' || true
 grep -h 'ERROR SUMMARY\|definitely lost\|possibly lost' "$work/c-tests-valgrind.log" | sed 's/^==[0-9]*== /valgrind: /' || true
