@@ -22,6 +22,8 @@
  *   built with "batch_threads": 1) and, in builds with remote keys, in jwtk_keystore_start.
  *   Do not call those two before fork() in a process that forks (nginx: call them from
  *   init_worker_by_lua, never from init_by_lua).
+ *   As with any library that takes locks, fork() while another thread is inside a jwtk call leaves the
+ *   child's jwtk objects unusable: fork from a single thread, or between calls.
  *   The library never calls OPENSSL_cleanup() and never changes OpenSSL's global configuration.
  *   The library cannot be unloaded: it is linked with -z nodelete, so dlclose() leaves it in place.
  *
@@ -35,8 +37,8 @@
  *
  * SIZES
  *   Tokens longer than the verifier's max_token_size (16384 by default) are JWTK_TOO_LARGE before any
- *   decoding. Other inputs are refused with JWTK_E_LENGTH above: config 1 MiB, key set 16 MiB,
- *   issuer 4096 bytes, claim name 1024 bytes; batches above 1 << 24 tokens.
+ *   decoding. Other inputs are JWTK_E_LENGTH when empty or above: config 1 MiB, key set 16 MiB,
+ *   issuer 4096 bytes, claim name 1024 bytes. Batches above 1 << 24 tokens are JWTK_E_RANGE.
  */
 #ifndef JWTK_H
 #define JWTK_H
@@ -158,7 +160,7 @@ int  jwtk_keystore_new(jwtk_keystore **out);
 /* NULL is a no-op. A keystore still referenced by verifiers lives until the last of them is freed. */
 void jwtk_keystore_free(jwtk_keystore *ks);
 
-/* Replaces the keys of `issuer` (exact iss, UTF-8; NULL, 0: keys for tokens of any issuer) with the
+/* Replaces the keys of `issuer` (exact iss, 1-4096 bytes of UTF-8; NULL, 0: keys for tokens of any issuer) with the
  * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, or a {kid: PEM} certificate map.
  * Keys the kernel refuses (weak, malformed, wrong use, ...) are skipped and the rest load: JWTK_OK.
  * If the document is not a key set, or none of its keys is usable, the old keys stay and the key
