@@ -168,6 +168,14 @@ static void test_handles_and_nulls(void) {
     CHECK_STATUS(jwtk_stats_get(v, NULL), JWTK_E_NULL, "stats out NULL");
     stats.struct_size = 4;
     CHECK_STATUS(jwtk_stats_get(v, &stats), JWTK_E_STRUCT_SIZE, "stats struct_size too small");
+    {
+        /* Memory that was never a handle. */
+        uint64_t junk[4] = {0, 0, 0, 0};
+        CHECK_STATUS(jwtk_verify((jwtk_verifier *)junk, ctx, "a.b.c", 5, 0, NULL), JWTK_E_HANDLE, "verify junk verifier");
+        CHECK_STATUS(jwtk_keystore_start((jwtk_keystore *)junk), JWTK_E_HANDLE, "junk keystore");
+        jwtk_ctx_free((jwtk_ctx *)junk);
+        CHECK(junk[0] == 0 && junk[1] == 0, "freeing junk touches nothing");
+    }
     CHECK(jwtk_ctx_errmsg(NULL) != NULL, "errmsg(NULL) is a static string");
     CHECK(jwtk_ctx_errmsg((jwtk_ctx *)ks) != NULL, "errmsg(wrong kind) is a static string");
     /* Freeing NULL, and a handle of the wrong kind, does nothing. */
