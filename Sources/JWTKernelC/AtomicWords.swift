@@ -7,6 +7,7 @@ final class AtomicWords: @unchecked Sendable {
     private let words: UnsafeMutablePointer<UInt64>
     let count: Int
 
+    // Safety: owned memory, allocated here and freed in deinit; indices are constants of the callers.
     init(count: Int) {
         self.count = count
         words = .allocate(capacity: count)

@@ -20,6 +20,7 @@ struct BatchRun {
             guard let p = tokens[i] else { statuses[i] = JWTK_E_NULL; continue }
             let length = lengths[i]
             guard length >= 0, length <= limit else { statuses[i] = JWTK_TOO_LARGE; continue }
+            // Safety: lengths[i] readable bytes at tokens[i] for the call; 0 <= length <= max_token_size.
             let bytes = UnsafeRawBufferPointer(start: p, count: length)
             let route: IssuerRouting.Route
             if routes.needsRouting {
@@ -51,6 +52,7 @@ struct BatchRun {
                         _ lengths: UnsafePointer<Int>, _ statuses: UnsafeMutablePointer<Int32>) {
         let clocked = now == 0 ? core
             : JWTVerifier(keys: core.keys, policy: core.policy, clock: FixedClock(now), maxTokenSize: core.maxTokenSize, cache: core.cache)
+        // Safety: members are indices whose pointer is non-NULL and whose length was checked in `run`.
         let views = members.map { UnsafeRawBufferPointer(start: tokens[$0]!, count: lengths[$0]) }
         var results = [JWTError?](repeating: nil, count: members.count)
         views.withUnsafeBufferPointer { input in

@@ -18,6 +18,7 @@ struct CallClock: JWTClock {
     @inline(__always)
     static func with<R>(_ now: Int64, _ body: () -> R) -> R {
         guard now != 0 else { return body() }
+        // Safety: the "pointer" is the time itself, never dereferenced; reset before returning.
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(now)))
         defer { pthread_setspecific(key, nil) }
         return body()

@@ -31,6 +31,7 @@ enum ClaimLookup {
 
     /// The member named exactly `name` of the object whose text is doc[start..<end].
     private static func member(_ name: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> JSONSpan? {
+        // Safety: start..<end is a span the parser reported inside `doc` (or all of it).
         let text = UnsafeRawBufferPointer(rebasing: doc[start..<end])
         guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var found: JSONSpan?

@@ -73,6 +73,8 @@ enum ClaimsExport {
 
     /// The base64url payload segment, in the caller's token.
     static func payloadSegment(_ token: UnsafeRawBufferPointer) -> jwtk_str {
+        // Safety: memchr searches only inside `token`; the result points into the caller's token, which
+        // jwtk.h says stays valid only while the caller keeps that buffer.
         guard let base = token.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let dot1 = memchr(base, 0x2E, token.count) else { return jwtk_str() }
         let start = base.distance(to: dot1.assumingMemoryBound(to: UInt8.self)) + 1
@@ -107,6 +109,8 @@ enum ClaimsExport {
 
 /// Views of the verified documents in a context's arena, and their strings decoded into the shadow.
 extension ContextState {
+    // Safety: callers pass offsets of a `VerifiedLayout` that fits the arena (capture reserved it); the views
+    // and the strings below are valid until the arena is reused by the next call on this ctx (jwtk.h).
     func document(at offset: Int, count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: arena + offset, count: count)
     }

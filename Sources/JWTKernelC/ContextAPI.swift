@@ -17,6 +17,7 @@ public func jwtk_ctx_errmsg(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let state = Handle.object(ctx, .context, as: ContextState.self) else {
         return cString(ctx == nil ? "ctx is NULL" : "ctx is not a live jwtk_ctx")
     }
+    // Safety: the message buffer lives as long as the ctx and changes only in calls on it (jwtk.h's lifetime).
     return UnsafePointer(state.message)
 }
 

@@ -22,6 +22,7 @@ final class ContextState {
     /// The routes of the verifier used last (by serial) and the key generation they were built for.
     var routes: Routes?
 
+    // Safety: arena and message are owned here: allocated in init or reserve, freed in reserve or deinit.
     init() {
         capacity = 4096
         arena = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)

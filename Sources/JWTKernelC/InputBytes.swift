@@ -8,6 +8,8 @@ enum InputBytes {
         guard let pointer else { return .failure(StatusError(JWTK_E_NULL)) }
         // size_t arrives as Int: a huge size_t is negative here.
         guard length > 0, length <= limit else { return .failure(StatusError(JWTK_E_LENGTH)) }
+        // Safety: the caller promises `length` readable bytes at `pointer` for the call (jwtk.h); the length is
+        // positive and bounded, so the view cannot trap, and it is not kept after the call.
         return .success(UnsafeRawBufferPointer(start: pointer, count: length))
     }
 

@@ -44,6 +44,9 @@ enum IssuerRouting {
 
     /// The decoded `iss` string, in `scratch` or in the decoded payload there.
     static func issuer(of token: UnsafeRawBufferPointer, scratch: UnsafeMutableRawPointer) -> Issuer {
+        // Safety: every read stays inside `token` (memchr bounds, distances from its base); the payload decodes
+        // into `scratch`, which holds 2 * token.count bytes: the decoded payload (< token.count) and behind it
+        // the decoded iss (never longer than its escaped text).
         guard let base = token.baseAddress, !token.isEmpty else { return .unreadable }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         guard let dot1 = memchr(bytes, 0x2E, token.count) else { return .unreadable }

@@ -28,6 +28,7 @@ public func jwtk_verify(_ v: OpaquePointer?, _ ctx: OpaquePointer?, _ token: Uns
         context.setMessage("token exceeds the size limit")
         return JWTK_TOO_LARGE
     }
+    // Safety: `length` readable bytes at `token` for this call (jwtk.h); 0 <= length <= max_token_size.
     let bytes = UnsafeRawBufferPointer(start: token, count: length)
     context.reserve(2 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
@@ -74,6 +75,7 @@ public func jwtk_verify_batch(_ v: OpaquePointer?, _ tokens: UnsafePointer<Unsaf
     guard let tokens, let lengths, let statuses else { return JWTK_E_NULL }
     guard n > 0, n <= InputLimits.batch else { return JWTK_E_RANGE }
     guard now >= 0 else { return JWTK_E_RANGE }
+    // Safety: the caller promises n entries in each array (jwtk.h); BatchRun checks every entry before use.
     BatchRun(verifier: verifier, now: now).run(tokens, lengths, n, statuses)
     return JWTK_OK
 }
