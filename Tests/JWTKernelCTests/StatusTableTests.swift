@@ -7,7 +7,7 @@ import XCTest
 /// core defines has its #define with the same number, and the library reports the core's name.
 final class StatusTableTests: XCTestCase {
     /// Every positive #define of jwtk.h, by the core's snake_case name.
-    private let header: [String: Int32] = [
+    private static let header: [String: Int32] = [
         "malformed": JWTK_MALFORMED, "too_large": JWTK_TOO_LARGE, "unsupported_alg": JWTK_UNSUPPORTED_ALG,
         "alg_not_allowed": JWTK_ALG_NOT_ALLOWED, "unknown_kid": JWTK_UNKNOWN_KID,
         "key_alg_mismatch": JWTK_KEY_ALG_MISMATCH, "bad_signature": JWTK_BAD_SIGNATURE, "expired": JWTK_EXPIRED,
@@ -25,14 +25,14 @@ final class StatusTableTests: XCTestCase {
 
     func testEveryCoreCodeHasItsDefineWithTheSameNumber() {
         let core = JWTErrorCode.allCases.map { ($0.name, $0.number) } + KeyErrorCode.allCases.map { ($0.name, $0.number) }
-        XCTAssertEqual(core.count, header.count, "the header defines every core code, and no other positive code")
+        XCTAssertEqual(core.count, Self.header.count, "the header defines every core code, and no other positive code")
         for (name, number) in core {
-            XCTAssertEqual(header[name], number, name)
+            XCTAssertEqual(Self.header[name], number, name)
         }
     }
 
     func testTheLibraryReportsTheCoreNames() {
-        for (name, number) in header {
+        for (name, number) in Self.header {
             XCTAssertEqual(String(cString: jwtk_status_name(number)!), name)
             XCTAssertFalse(String(cString: jwtk_errstr(number)!).isEmpty, name)
         }
