@@ -103,9 +103,9 @@ int jwtk_version_number(void);
 #define JWTK_NOT_A_KEY_SET        110
 #define JWTK_KEY_RESOURCE_FAILURE 111
 
-/* API misuse (negative): the call did nothing. HTTP 500. */
+/* API misuse (negative): the call changed nothing (beyond the text of jwtk_ctx_errmsg). HTTP 500. */
 #define JWTK_E_NULL              (-1)  /* a required pointer argument is NULL */
-#define JWTK_E_HANDLE            (-2)  /* not a live handle of the expected kind (wrong kind, or freed) */
+#define JWTK_E_HANDLE            (-2)  /* not a live handle of this kind (another kind; a freed one, while its memory is not reused) */
 #define JWTK_E_LENGTH            (-3)  /* a length is 0 where bytes are required, or above its limit */
 #define JWTK_E_UTF8              (-4)  /* a text argument (issuer, claim name) is not valid UTF-8 */
 #define JWTK_E_CONFIG            (-5)  /* verifier config: not JSON, unknown key, wrong type or value */
