@@ -18,6 +18,8 @@ final class AtomicWords: @unchecked Sendable {
 
     @inline(__always) func add(_ index: Int, _ value: UInt64 = 1) { jwtk_support_add(words + index, value) }
     @inline(__always) func load(_ index: Int) -> UInt64 { jwtk_support_load(words + index) }
-    @inline(__always) func storeRelease(_ index: Int, _ value: UInt64) { jwtk_support_store_release(words + index, value) }
+    @inline(__always) func storeRelease(_ index: Int, _ value: UInt64) {
+        jwtk_support_store_release(words + index, value)
+    }
     @inline(__always) func loadAcquire(_ index: Int) -> UInt64 { jwtk_support_load_acquire(words + index) }
 }

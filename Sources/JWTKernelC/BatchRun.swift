@@ -8,8 +8,10 @@ struct BatchRun {
     let verifier: VerifierState
     let now: Int64
 
-    func run(_ tokens: UnsafePointer<UnsafePointer<CChar>?>, _ lengths: UnsafePointer<Int>, _ n: Int,
-             _ statuses: UnsafeMutablePointer<Int32>) {
+    func run(
+        _ tokens: UnsafePointer<UnsafePointer<CChar>?>, _ lengths: UnsafePointer<Int>, _ n: Int,
+        _ statuses: UnsafeMutablePointer<Int32>
+    ) {
         let routes = verifier.routes(reusing: nil)
         let limit = verifier.settings.maxTokenSize
         // Tokens per core verifier, in first-seen order.
@@ -48,10 +50,16 @@ struct BatchRun {
 
     /// The core's batch path; a fixed `now` needs a verifier with that clock, since worker threads
     /// do not see the calling thread's CallClock.
-    private func verify(_ core: JWTVerifier, _ members: [Int], _ tokens: UnsafePointer<UnsafePointer<CChar>?>,
-                        _ lengths: UnsafePointer<Int>, _ statuses: UnsafeMutablePointer<Int32>) {
-        let clocked = now == 0 ? core
-            : JWTVerifier(keys: core.keys, policy: core.policy, clock: FixedClock(now), maxTokenSize: core.maxTokenSize, cache: core.cache)
+    private func verify(
+        _ core: JWTVerifier, _ members: [Int], _ tokens: UnsafePointer<UnsafePointer<CChar>?>,
+        _ lengths: UnsafePointer<Int>, _ statuses: UnsafeMutablePointer<Int32>
+    ) {
+        let clocked =
+            now == 0
+            ? core
+            : JWTVerifier(
+                keys: core.keys, policy: core.policy, clock: FixedClock(now), maxTokenSize: core.maxTokenSize,
+                cache: core.cache)
         // Safety: members are indices whose pointer is non-NULL and whose length was checked in `run`.
         let views = members.map { UnsafeRawBufferPointer(start: tokens[$0]!, count: lengths[$0]) }
         var results = [JWTError?](repeating: nil, count: members.count)

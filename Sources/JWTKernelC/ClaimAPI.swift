@@ -1,9 +1,11 @@
-@_spi(Internals) import JWTKernel
 import CJWTK
+@_spi(Internals) import JWTKernel
 
 @c @implementation
-public func jwtk_claim(_ ctx: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int,
-                       _ value: UnsafeMutablePointer<jwtk_str>?, _ jsonType: UnsafeMutablePointer<Int32>?) -> Int32 {
+public func jwtk_claim(
+    _ ctx: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int,
+    _ value: UnsafeMutablePointer<jwtk_str>?, _ jsonType: UnsafeMutablePointer<Int32>?
+) -> Int32 {
     guard let context = Handle.object(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
     guard let value, let jsonType else { return JWTK_E_NULL }
     value.pointee = jwtk_str()

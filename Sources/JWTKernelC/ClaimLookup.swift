@@ -10,8 +10,10 @@ enum ClaimLookup {
         find(name, in: doc, objectStart: 0, objectEnd: doc.count, depth: 0)
     }
 
-    private static func find(_ name: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer,
-                             objectStart: Int, objectEnd: Int, depth: Int) -> JSONSpan? {
+    private static func find(
+        _ name: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer,
+        objectStart: Int, objectEnd: Int, depth: Int
+    ) -> JSONSpan? {
         guard depth < JSONParser.defaultMaxDepth else { return nil }
         if let hit = member(name, in: doc, objectStart, objectEnd) { return hit }
         var i = 0
@@ -20,7 +22,8 @@ enum ClaimLookup {
                 let head = UnsafeRawBufferPointer(rebasing: name[0..<i])
                 let rest = UnsafeRawBufferPointer(rebasing: name[(i + 1)...])
                 if let inner = member(head, in: doc, objectStart, objectEnd), inner.kind == .object,
-                   let hit = find(rest, in: doc, objectStart: inner.start, objectEnd: inner.end, depth: depth + 1) {
+                    let hit = find(rest, in: doc, objectStart: inner.start, objectEnd: inner.end, depth: depth + 1)
+                {
                     return hit
                 }
             }
@@ -30,7 +33,9 @@ enum ClaimLookup {
     }
 
     /// The member named exactly `name` of the object whose text is doc[start..<end].
-    private static func member(_ name: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> JSONSpan? {
+    private static func member(
+        _ name: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer, _ start: Int, _ end: Int
+    ) -> JSONSpan? {
         // Safety: start..<end is a span the parser reported inside `doc` (or all of it).
         let text = UnsafeRawBufferPointer(rebasing: doc[start..<end])
         guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }

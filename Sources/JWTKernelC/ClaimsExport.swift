@@ -1,5 +1,5 @@
-@_spi(Internals) import JWTKernel
 import CJWTK
+@_spi(Internals) import JWTKernel
 
 #if canImport(Glibc)
 import Glibc
@@ -13,12 +13,16 @@ enum ClaimsExport {
         ctx.reserve(layout.total)
         // Safety: the arena holds layout.total bytes (just reserved); the sources are the core's views.
         if let h = t.header.baseAddress { ctx.arena.copyMemory(from: h, byteCount: layout.headerCount) }
-        if let c = t.claimsJSON.baseAddress { (ctx.arena + layout.claimsOffset).copyMemory(from: c, byteCount: layout.claimsCount) }
+        if let c = t.claimsJSON.baseAddress {
+            (ctx.arena + layout.claimsOffset).copyMemory(from: c, byteCount: layout.claimsCount)
+        }
         ctx.verified = layout
     }
 
-    static func fill(_ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
-                     token: UnsafeRawBufferPointer) {
+    static func fill(
+        _ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
+        token: UnsafeRawBufferPointer
+    ) {
         guard let layout = ctx.verified else { return }
         let size = out.pointee.struct_size
         var c = jwtk_claims()
@@ -30,8 +34,11 @@ enum ClaimsExport {
         let headerBytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
         // The core validated this header; the parse cannot fail, and if it did kid and typ stay absent.
         try? parser.forEachTopLevelMember { (name, value) throws(JWTError) in
-            if JSONString.equals(name, in: headerBytes, "kid") { kid = value }
-            else if JSONString.equals(name, in: headerBytes, "typ") { typ = value }
+            if JSONString.equals(name, in: headerBytes, "kid") {
+                kid = value
+            } else if JSONString.equals(name, in: headerBytes, "typ") {
+                typ = value
+            }
         }
         c.kid = ctx.headerString(kid, layout)
         c.typ = ctx.headerString(typ, layout)
@@ -76,7 +83,8 @@ enum ClaimsExport {
         // Safety: memchr searches only inside `token`; the result points into the caller's token, which
         // jwtk.h says stays valid only while the caller keeps that buffer.
         guard let base = token.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let dot1 = memchr(base, 0x2E, token.count) else { return jwtk_str() }
+            let dot1 = memchr(base, 0x2E, token.count)
+        else { return jwtk_str() }
         let start = base.distance(to: dot1.assumingMemoryBound(to: UInt8.self)) + 1
         guard let dot2 = memchr(base + start, 0x2E, token.count - start) else { return jwtk_str() }
         let end = base.distance(to: dot2.assumingMemoryBound(to: UInt8.self))
@@ -125,7 +133,9 @@ extension ContextState {
 
     /// A value's JSON text as it appears in the claims.
     func claimRaw(_ span: JSONSpan, _ layout: VerifiedLayout) -> jwtk_str {
-        jwtk_str(ptr: UnsafeRawPointer(arena + layout.claimsOffset + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
+        jwtk_str(
+            ptr: UnsafeRawPointer(arena + layout.claimsOffset + span.start).assumingMemoryBound(to: CChar.self),
+            len: span.count)
     }
 
     /// The decoded string: in place when it has no escapes, else decoded into the shadow at the same offset.
@@ -133,7 +143,8 @@ extension ContextState {
         guard let span else { return jwtk_str() }
         let doc = (arena + documentOffset).assumingMemoryBound(to: UInt8.self)
         if !span.escaped {
-            return jwtk_str(ptr: UnsafeRawPointer(doc + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
+            return jwtk_str(
+                ptr: UnsafeRawPointer(doc + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
         }
         // Safety: the shadow region has the document's size, and the decoded string fits in its span.
         let dst = (arena + shadowOffset + span.start).assumingMemoryBound(to: UInt8.self)

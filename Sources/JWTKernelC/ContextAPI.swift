@@ -24,7 +24,9 @@ public func jwtk_ctx_errmsg(_ ctx: OpaquePointer?) -> UnsafePointer<CChar>? {
 /// The context behind an optional `jwtk_ctx *` argument: nil when absent; a status when not a live ctx.
 func optionalContext(_ ctx: OpaquePointer?) -> Result<ContextState?, StatusError> {
     guard let ctx else { return .success(nil) }
-    guard let state = Handle.object(ctx, .context, as: ContextState.self) else { return .failure(StatusError(JWTK_E_HANDLE)) }
+    guard let state = Handle.object(ctx, .context, as: ContextState.self) else {
+        return .failure(StatusError(JWTK_E_HANDLE))
+    }
     return .success(state)
 }
 

@@ -4,7 +4,9 @@ import CJWTK
 /// sees well-formed views. Each check returns the misuse status the header documents.
 enum InputBytes {
     /// Bytes that must be present: non-NULL pointer, 1...limit bytes.
-    static func required(_ pointer: UnsafePointer<CChar>?, _ length: Int, limit: Int) -> Result<UnsafeRawBufferPointer, StatusError> {
+    static func required(
+        _ pointer: UnsafePointer<CChar>?, _ length: Int, limit: Int
+    ) -> Result<UnsafeRawBufferPointer, StatusError> {
         guard let pointer else { return .failure(StatusError(JWTK_E_NULL)) }
         // size_t arrives as Int: a huge size_t is negative here.
         guard length > 0, length <= limit else { return .failure(StatusError(JWTK_E_LENGTH)) }
@@ -14,7 +16,9 @@ enum InputBytes {
     }
 
     /// Text that must also be valid UTF-8 (issuer names, claim names).
-    static func text(_ pointer: UnsafePointer<CChar>?, _ length: Int, limit: Int) -> Result<UnsafeRawBufferPointer, StatusError> {
+    static func text(
+        _ pointer: UnsafePointer<CChar>?, _ length: Int, limit: Int
+    ) -> Result<UnsafeRawBufferPointer, StatusError> {
         required(pointer, length, limit: limit).flatMap { bytes in
             isValidUTF8(bytes) ? .success(bytes) : .failure(StatusError(JWTK_E_UTF8))
         }

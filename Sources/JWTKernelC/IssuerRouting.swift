@@ -1,5 +1,5 @@
-@_spi(Internals) import JWTKernel
 import CJWTK
+@_spi(Internals) import JWTKernel
 
 #if canImport(Glibc)
 import Glibc
@@ -51,11 +51,14 @@ enum IssuerRouting {
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         guard let dot1 = memchr(bytes, 0x2E, token.count) else { return .unreadable }
         let start = bytes.distance(to: dot1.assumingMemoryBound(to: UInt8.self)) + 1
-        guard start < token.count, let dot2 = memchr(bytes + start, 0x2E, token.count - start) else { return .unreadable }
+        guard start < token.count, let dot2 = memchr(bytes + start, 0x2E, token.count - start) else {
+            return .unreadable
+        }
         let end = bytes.distance(to: dot2.assumingMemoryBound(to: UInt8.self))
         let segment = UnsafeRawBufferPointer(start: bytes + start, count: end - start)
         guard let count = Base64URL.decodedCount(segment.count), count > 0,
-              Base64URL.decode(segment, into: scratch) != nil else { return .unreadable }
+            Base64URL.decode(segment, into: scratch) != nil
+        else { return .unreadable }
         let payload = UnsafeRawBufferPointer(start: scratch, count: count)
         let json = scratch.assumingMemoryBound(to: UInt8.self)
         var iss: JSONSpan?

@@ -40,11 +40,16 @@ final class KeyRegistry: @unchecked Sendable {
         do {
             keys = try JWKSet(json: document)
         } catch {
-            mutex.withLock { failures += 1; lastAttempt = now }
-            return LoadOutcome(status: error.code.number, message: "key set refused, old keys kept: \(error.description)")
+            mutex.withLock {
+                failures += 1; lastAttempt = now
+            }
+            return LoadOutcome(
+                status: error.code.number, message: "key set refused, old keys kept: \(error.description)")
         }
         guard !keys.keys.isEmpty else {
-            mutex.withLock { failures += 1; lastAttempt = now }
+            mutex.withLock {
+                failures += 1; lastAttempt = now
+            }
             let status = keys.rejected.first?.code.number ?? KeyErrorCode.notAKeySet.number
             let why = keys.rejected.isEmpty ? "the key set holds no keys" : Self.describe(keys.rejected)
             return LoadOutcome(status: status, message: "no usable key, old keys kept: \(why)")
@@ -68,8 +73,9 @@ final class KeyRegistry: @unchecked Sendable {
 
     func counters() -> Counters {
         mutex.withLock {
-            Counters(loads: loads, failures: failures, rejected: rejected, keysLoaded: UInt64(current.keyCount),
-                     lastSuccess: lastSuccess, lastAttempt: lastAttempt)
+            Counters(
+                loads: loads, failures: failures, rejected: rejected, keysLoaded: UInt64(current.keyCount),
+                lastSuccess: lastSuccess, lastAttempt: lastAttempt)
         }
     }
 

@@ -13,14 +13,18 @@ public func jwtk_keystore_free(_ ks: OpaquePointer?) {
 }
 
 @c @implementation
-public func jwtk_keystore_load_jwks(_ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
-                                    _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int) -> Int32 {
+public func jwtk_keystore_load_jwks(
+    _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
+    _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int
+) -> Int32 {
     loadKeys(ks, issuer, issuerLength, jwks, jwksLength, nil)
 }
 
 @c @implementation
-public func jwtk_keystore_load_jwks_ex(_ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
-                                       _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?) -> Int32 {
+public func jwtk_keystore_load_jwks_ex(
+    _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
+    _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?
+) -> Int32 {
     loadKeys(ks, issuer, issuerLength, jwks, jwksLength, ctx)
 }
 
@@ -32,8 +36,10 @@ public func jwtk_keystore_start(_ ks: OpaquePointer?) -> Int32 {
 }
 
 /// Checks every argument, then parses and publishes (see KeyRegistry.load).
-private func loadKeys(_ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
-                      _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?) -> Int32 {
+private func loadKeys(
+    _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
+    _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?
+) -> Int32 {
     let context: ContextState?
     switch optionalContext(ctx) {
     case .success(let c): context = c

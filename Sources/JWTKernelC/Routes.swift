@@ -20,7 +20,9 @@ final class Routes: Sendable {
 
     init(owner: UInt64, snapshot: KeySnapshot, settings: VerifierSettings, cache: VerifiedTokenCache?) {
         func make(_ keys: JWKSet) -> JWTVerifier {
-            JWTVerifier(keys: keys, policy: settings.policy, clock: CallClock(), maxTokenSize: settings.maxTokenSize, cache: cache)
+            JWTVerifier(
+                keys: keys, policy: settings.policy, clock: CallClock(), maxTokenSize: settings.maxTokenSize,
+                cache: cache)
         }
         self.owner = owner
         self.generation = snapshot.generation

@@ -1,14 +1,18 @@
 import CJWTK
 
 @c @implementation
-public func jwtk_verifier_new(_ config: UnsafePointer<CChar>?, _ configLength: Int, _ ks: OpaquePointer?,
-                              _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func jwtk_verifier_new(
+    _ config: UnsafePointer<CChar>?, _ configLength: Int, _ ks: OpaquePointer?,
+    _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     newVerifier(config, configLength, ks, nil, out)
 }
 
 @c @implementation
-public func jwtk_verifier_new_ex(_ config: UnsafePointer<CChar>?, _ configLength: Int, _ ks: OpaquePointer?,
-                                 _ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+public func jwtk_verifier_new_ex(
+    _ config: UnsafePointer<CChar>?, _ configLength: Int, _ ks: OpaquePointer?,
+    _ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     newVerifier(config, configLength, ks, ctx, out)
 }
 
@@ -17,8 +21,10 @@ public func jwtk_verifier_free(_ v: OpaquePointer?) {
     Handle.release(v, .verifier)
 }
 
-private func newVerifier(_ config: UnsafePointer<CChar>?, _ configLength: Int, _ ks: OpaquePointer?,
-                         _ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+private func newVerifier(
+    _ config: UnsafePointer<CChar>?, _ configLength: Int, _ ks: OpaquePointer?,
+    _ ctx: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 {
     let context: ContextState?
     switch optionalContext(ctx) {
     case .success(let c): context = c

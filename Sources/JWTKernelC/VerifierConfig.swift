@@ -10,7 +10,9 @@ enum VerifierConfig {
         do { document = try JSONValue.parse(bytes) } catch {
             throw StatusError(JWTK_E_CONFIG, "config is not valid JSON: \(error.message)")
         }
-        guard let members = document.objectValue else { throw StatusError(JWTK_E_CONFIG, "config must be a JSON object") }
+        guard let members = document.objectValue else {
+            throw StatusError(JWTK_E_CONFIG, "config must be a JSON object")
+        }
         var settings = VerifierSettings()
         if let provider = document["provider"] {
             settings.policy = try preset(provider, document)
@@ -43,7 +45,9 @@ enum VerifierConfig {
         case "batch_threads": s.batchThreads = Int(try integer(key, value, 1...1024))
         case "provider", "project_id", "tenant_id": break  // read by `preset`
         case "jwks_url", "cooldown", "max_staleness":
-            throw StatusError(JWTK_E_UNAVAILABLE, "\(key): remote key sets are not available in this build; push keys with jwtk_keystore_load_jwks")
+            throw StatusError(
+                JWTK_E_UNAVAILABLE,
+                "\(key): remote key sets are not available in this build; push keys with jwtk_keystore_load_jwks")
         default:
             throw StatusError(JWTK_E_CONFIG, "unknown config key \"\(key)\"")
         }
@@ -59,19 +63,27 @@ enum VerifierConfig {
         case "facebook": return .facebook(appIDs: audiences)
         case "line": return .line(channelIDs: audiences)
         case "firebase":
-            guard let id = document["project_id"] else { throw StatusError(JWTK_E_CONFIG, "provider firebase: project_id is required") }
+            guard let id = document["project_id"] else {
+                throw StatusError(JWTK_E_CONFIG, "provider firebase: project_id is required")
+            }
             return .firebase(projectID: try string("project_id", id))
         case "microsoft":
-            guard let id = document["tenant_id"] else { throw StatusError(JWTK_E_CONFIG, "provider microsoft: tenant_id is required") }
+            guard let id = document["tenant_id"] else {
+                throw StatusError(JWTK_E_CONFIG, "provider microsoft: tenant_id is required")
+            }
             return .microsoft(tenantID: try string("tenant_id", id), clientIDs: audiences)
         default:
-            throw StatusError(JWTK_E_CONFIG, "provider: unknown provider \"\(name)\" (apple, google, firebase, facebook, line, microsoft)")
+            throw StatusError(
+                JWTK_E_CONFIG,
+                "provider: unknown provider \"\(name)\" (apple, google, firebase, facebook, line, microsoft)")
         }
     }
 
     private static func cache(_ value: JSONValue) throws(StatusError) -> VerifiedTokenCache.Configuration? {
         if case .bool(let on) = value { return on ? VerifiedTokenCache.Configuration() : nil }
-        guard let members = value.objectValue else { throw StatusError(JWTK_E_CONFIG, "cache: expected true, false or an object") }
+        guard let members = value.objectValue else {
+            throw StatusError(JWTK_E_CONFIG, "cache: expected true, false or an object")
+        }
         var c = VerifiedTokenCache.Configuration()
         for m in members {
             switch m.name {
@@ -90,10 +102,14 @@ enum VerifierConfig {
     }
 
     private static func strings(_ key: String, _ value: JSONValue) throws(StatusError) -> [String] {
-        guard let list = value.arrayValue else { throw StatusError(JWTK_E_CONFIG, "\(key): expected an array of strings") }
+        guard let list = value.arrayValue else {
+            throw StatusError(JWTK_E_CONFIG, "\(key): expected an array of strings")
+        }
         var out: [String] = []
         for item in list {
-            guard let s = item.stringValue else { throw StatusError(JWTK_E_CONFIG, "\(key): expected an array of strings") }
+            guard let s = item.stringValue else {
+                throw StatusError(JWTK_E_CONFIG, "\(key): expected an array of strings")
+            }
             out.append(s)
         }
         return out
@@ -105,7 +121,9 @@ enum VerifierConfig {
     }
 
     /// Whole numbers only ("60", not "60.0" or "6e1"), within `range`.
-    private static func integer(_ key: String, _ value: JSONValue, _ range: ClosedRange<Int64>) throws(StatusError) -> Int64 {
+    private static func integer(
+        _ key: String, _ value: JSONValue, _ range: ClosedRange<Int64>
+    ) throws(StatusError) -> Int64 {
         guard case .number(let text) = value, let n = Int64(text), range.contains(n) else {
             throw StatusError(JWTK_E_CONFIG, "\(key): expected an integer in \(range.lowerBound)...\(range.upperBound)")
         }

@@ -16,7 +16,9 @@ final class VerifierState: @unchecked Sendable {
     private var latest: Routes
 
     init(settings: VerifierSettings, registry: KeyRegistry) {
-        self.serial = Self.serials.withLock { () -> UInt64 in Self.nextSerial += 1; return Self.nextSerial }
+        self.serial = Self.serials.withLock { () -> UInt64 in
+            Self.nextSerial += 1; return Self.nextSerial
+        }
         self.registry = registry
         self.settings = settings
         self.cache = settings.cache.map { VerifiedTokenCache($0) }

@@ -2,8 +2,10 @@ import CJWTK
 import JWTKernel
 
 @c @implementation
-public func jwtk_verify(_ v: OpaquePointer?, _ ctx: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ length: Int,
-                        _ now: Int64, _ out: UnsafeMutablePointer<jwtk_claims>?) -> Int32 {
+public func jwtk_verify(
+    _ v: OpaquePointer?, _ ctx: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ length: Int,
+    _ now: Int64, _ out: UnsafeMutablePointer<jwtk_claims>?
+) -> Int32 {
     guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
     guard let context = Handle.object(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
     context.verified = nil
@@ -67,9 +69,11 @@ private func statusForMissingKeys(_ error: JWTError?, _ status: Int32, _ context
 }
 
 @c @implementation
-public func jwtk_verify_batch(_ v: OpaquePointer?, _ tokens: UnsafePointer<UnsafePointer<CChar>?>?,
-                              _ lengths: UnsafePointer<Int>?, _ n: Int, _ now: Int64,
-                              _ statuses: UnsafeMutablePointer<Int32>?) -> Int32 {
+public func jwtk_verify_batch(
+    _ v: OpaquePointer?, _ tokens: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ lengths: UnsafePointer<Int>?, _ n: Int, _ now: Int64,
+    _ statuses: UnsafeMutablePointer<Int32>?
+) -> Int32 {
     guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
     guard n != 0 else { return JWTK_OK }
     guard let tokens, let lengths, let statuses else { return JWTK_E_NULL }

@@ -1,7 +1,8 @@
 import CJWTK
 import JWTKernel
-@testable import JWTKernelC
 import XCTest
+
+@testable import JWTKernelC
 
 /// jwtk.h's status numbers against the Swift tables: one table, so every token and key code the
 /// core defines has its #define with the same number, and the library reports the core's name.
@@ -24,7 +25,8 @@ final class StatusTableTests: XCTestCase {
     ]
 
     func testEveryCoreCodeHasItsDefineWithTheSameNumber() {
-        let core = JWTErrorCode.allCases.map { ($0.name, $0.number) } + KeyErrorCode.allCases.map { ($0.name, $0.number) }
+        let core =
+            JWTErrorCode.allCases.map { ($0.name, $0.number) } + KeyErrorCode.allCases.map { ($0.name, $0.number) }
         XCTAssertEqual(core.count, Self.header.count, "the header defines every core code, and no other positive code")
         for (name, number) in core {
             XCTAssertEqual(Self.header[name], number, name)
@@ -39,8 +41,10 @@ final class StatusTableTests: XCTestCase {
     }
 
     func testMisuseCodesAreNegativeAndDistinct() {
-        let misuse = [JWTK_E_NULL, JWTK_E_HANDLE, JWTK_E_LENGTH, JWTK_E_UTF8, JWTK_E_CONFIG, JWTK_E_STRUCT_SIZE,
-                      JWTK_E_NO_TOKEN, JWTK_E_UNAVAILABLE, JWTK_E_RANGE]
+        let misuse = [
+            JWTK_E_NULL, JWTK_E_HANDLE, JWTK_E_LENGTH, JWTK_E_UTF8, JWTK_E_CONFIG, JWTK_E_STRUCT_SIZE,
+            JWTK_E_NO_TOKEN, JWTK_E_UNAVAILABLE, JWTK_E_RANGE,
+        ]
         XCTAssertEqual(Set(misuse).count, misuse.count)
         for code in misuse {
             XCTAssertLessThan(code, 0)
