@@ -4,6 +4,9 @@
  * under ASan and under valgrind memcheck by run.sh. Prints "c-tests: N passed, M failed".
  * Pass --freed to also call functions on freed handles (only without ASan/valgrind, which
  * rightly report that read as an error). */
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <dirent.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -571,6 +574,38 @@ static void test_threads(void) {
     jwtk_keystore_free(ks);
 }
 
+/* Handles made before fork() work in the child (nginx: built in the master, used in workers). */
+static void test_fork(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    jwtk_ctx *ctx = NULL;
+    minted t = mint_token("HS256", HS_HEADER, GOOD_CLAIMS);
+    int status = -1;
+    pid_t pid;
+    jwtk_ctx_new(&ctx);
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "before fork");
+    pid = fork();
+    if (pid == 0) {
+        jwtk_ctx *mine = NULL;
+        int batch = -1;
+        const char *tokens[1];
+        size_t lens[1];
+        int ok = jwtk_ctx_new(&mine) == JWTK_OK && jwtk_verify(v, mine, t.ptr, t.len, NOW, NULL) == JWTK_OK &&
+                 jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL) == JWTK_OK;
+        tokens[0] = t.ptr;
+        lens[0] = t.len;
+        ok = ok && jwtk_verify_batch(v, tokens, lens, 1, NOW, &batch) == JWTK_OK && batch == JWTK_OK &&
+             jwtk_keystore_load_jwks(ks, NULL, 0, mint_hmac_jwks(), strlen(mint_hmac_jwks())) == JWTK_OK;
+        _exit(ok ? 0 : 1);
+    }
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "child verifies with handles made before fork (status %d)", status);
+    mint_free(t);
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
 static void test_freed_handles(void) {
     jwtk_keystore *ks = NULL;
     jwtk_ctx *ctx = NULL;
@@ -601,6 +636,7 @@ int main(int argc, char **argv) {
     jwtk_keystore_free(ks);
     jwtk_ctx_free(ctx);
 
+    test_fork(); /* first, while the process has one thread, as an nginx master does */
     test_version();
     test_status_helpers();
     test_handles_and_nulls();
