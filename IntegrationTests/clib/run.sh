@@ -4,7 +4,7 @@
 #   -Wall -Wextra -pedantic -Werror); only jwtk_* exported (nm -D --defined-only); no Swift toolchain
 #   library in ldd; SONAME and NODELETE; the C tests plain, under ASan and under valgrind memcheck
 #   (no error, no definite or indirect leak); zero allocations per jwtk_verify in steady state, counted;
-#   the Python binding's tests.
+#   LuaJIT FFI: the header as cdef, a JIT-compiled verify loop, dlclose survived; the Python binding's tests.
 # Ends with one line: `clib: N passed, M failed` (N, M count the checks above; the C and Python suites'
 # own counts are printed before it).
 set -uo pipefail
@@ -12,6 +12,9 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 here=IntegrationTests/clib
 "$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev pkg-config valgrind gcc g++ python3 binutils >/dev/null
+# A command-line LuaJIT: Debian's luajit2 (OpenResty's branch, what nginx's lua module uses); an existing
+# luajit (either package) is used as is, since the two packages conflict.
+command -v luajit >/dev/null || "$root/scripts/apt-deps.sh" luajit2 >/dev/null
 
 work=$(mktemp -d /tmp/jwtk-clib.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -88,10 +91,17 @@ check c-tests-asan-build gcc $cflags -g -fsanitize=address -fno-omit-frame-point
 check c-tests-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/test_jwtk_asan"
 check c-tests-valgrind env JWTK_TEST_ITERATIONS=200 valgrind --error-exitcode=3 --leak-check=full \
     --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect "$work/test_jwtk"
+luajit_ffi() {
+    python3 $here/make_hs256.py "$work/lj.jwks" "$work/lj.token" &&
+    luajit -jv="$work/jit.log" $here/test_luajit.lua "$lib" Sources/CJWTK/include/jwtk.h "$work/lj.jwks" "$work/lj.token" &&
+    cat "$work/jit.log" && grep -q 'test_luajit.lua:[0-9]* loop\]' "$work/jit.log" && ! grep -q 'abort' "$work/jit.log"
+}
+check luajit-ffi luajit_ffi
 check python-tests env JWTK_LIBRARY="$lib" python3 -m unittest discover -s bindings/python -p 'test_*.py' -v
 
 for suite in c-tests c-tests-asan c-tests-valgrind; do grep -h '^c-tests:' "$work/$suite.log" | sed "s/^c-tests: /$suite: /"; done
 grep -hE 'allocations|^alloc-tests:' "$work/alloc-tests.log" || true
+grep -h '^luajit-tests:' "$work/luajit-ffi.log" || true
 grep -h 'attack suite via' "$work/python-tests.log" || true
 grep -hE '^(Ran|OK|FAILED)' "$work/python-tests.log" | sed 's/^/python: /' || true
 grep -h 'ERROR SUMMARY\|definitely lost\|possibly lost' "$work/c-tests-valgrind.log" | sed 's/^==[0-9]*== /valgrind: /' || true
