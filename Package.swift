@@ -58,7 +58,7 @@ let package = Package(
             dependencies: ["COpenSSL"],
             resources: [.copy("Fixtures")]
         ),
-        // jwtk.h's numbers and names against the Swift tables; the C and Python clients are in IntegrationTests/clib.
+        // jwtk.h's numbers and names against the Swift tables; C, LuaJIT and Python clients: IntegrationTests/clib/run.sh.
         .testTarget(
             name: "JWTKernelCTests",
             dependencies: ["JWTKernelC", "CJWTK", "JWTKernel"]

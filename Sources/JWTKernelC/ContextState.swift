@@ -22,6 +22,9 @@ final class ContextState {
     /// The routes of the verifier used last (by serial) and the key generation they were built for.
     var routes: Routes?
 
+    /// This context's stripe of every verifier's verdict counters.
+    let counterStripe = VerdictCounters.nextStripe()
+
     // Safety: arena and message are owned here: allocated in init or reserve, freed in reserve or deinit.
     init() {
         capacity = 4096

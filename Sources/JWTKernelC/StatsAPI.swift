@@ -7,12 +7,12 @@ public func jwtk_stats_get(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<jwtk
     guard out.pointee.struct_size >= UInt32(MemoryLayout<jwtk_stats>.size) else { return JWTK_E_STRUCT_SIZE }
     var s = jwtk_stats()
     s.struct_size = out.pointee.struct_size
-    s.allowed = verifier.counters.load(0)
-    s.denied = verifier.counters.load(1)
+    s.allowed = verifier.counters.allowed
+    s.denied = verifier.counters.denied
     // Safety: denied_by_status is a fixed C array of JWTK_STATS_STATUS_SLOTS uint64_t (imported as a tuple).
     withUnsafeMutableBytes(of: &s.denied_by_status) { raw in
         let slots = raw.bindMemory(to: UInt64.self)
-        for status in 1..<slots.count { slots[status] = verifier.counters.load(2 + status) }
+        for status in 1..<slots.count { slots[status] = verifier.counters.denied(status) }
     }
     let keys = verifier.registry.counters()
     s.jwks_loads = keys.loads

@@ -10,8 +10,7 @@ final class VerifierState: @unchecked Sendable {
     let registry: KeyRegistry
     let settings: VerifierSettings
     let cache: VerifiedTokenCache?
-    /// Word 0: allowed; word 1: denied; words 2 + s: denied with token status s (1...31).
-    let counters = AtomicWords(count: 2 + Int(JWTK_STATS_STATUS_SLOTS))
+    let counters = VerdictCounters()
     private let mutex = PThreadMutex()
     private var latest: Routes
 
@@ -40,14 +39,7 @@ final class VerifierState: @unchecked Sendable {
     }
 
     @inline(__always)
-    func count(_ status: Int32) {
-        if status == JWTK_OK {
-            counters.add(0)
-        } else if status > 0, status < JWTK_STATS_STATUS_SLOTS {
-            counters.add(1)
-            counters.add(2 + Int(status))
-        }
-    }
+    func count(_ status: Int32, stripe: Int = 0) { counters.count(status, stripe: stripe) }
 
     // Safety: `nextSerial` is only touched under `serials`.
     nonisolated(unsafe) private static var nextSerial: UInt64 = 0

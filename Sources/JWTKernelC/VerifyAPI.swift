@@ -26,7 +26,7 @@ public func jwtk_verify(
     }
     // A size_t above Int.max arrives negative: longer than any limit, like any token over max_token_size.
     guard length >= 0, length <= verifier.settings.maxTokenSize else {
-        verifier.count(JWTK_TOO_LARGE)
+        verifier.count(JWTK_TOO_LARGE, stripe: context.counterStripe)
         context.setMessage("token exceeds the size limit")
         return JWTK_TOO_LARGE
     }
@@ -54,7 +54,7 @@ public func jwtk_verify(
             }
         }
     }
-    verifier.count(status)
+    verifier.count(status, stripe: context.counterStripe)
     return status
 }
 

@@ -8,6 +8,10 @@ static inline void jwtk_support_add(uint64_t *counter, uint64_t value) {
     __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
 }
 
+static inline uint64_t jwtk_support_fetch_add(uint64_t *counter, uint64_t value) {
+    return __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
+}
+
 static inline uint64_t jwtk_support_load(const uint64_t *counter) {
     return __atomic_load_n(counter, __ATOMIC_RELAXED);
 }
