@@ -223,6 +223,62 @@ class BindingTests(unittest.TestCase):
         self.assertEqual(failures, [])
 
 
+class HostSurvivesBadInputTests(unittest.TestCase):
+    """Mutated tokens, key sets and configs: every call returns a status; a trap would kill this process."""
+
+    def setUp(self):
+        import random
+        self.rng = random.Random(9)
+        self.cases = json.loads((ATTACKS / "tokens.json").read_text())
+        self.jwks = (ATTACKS / "jwks.json").read_bytes()
+
+    def mutate(self, data):
+        data = bytearray(data)
+        for _ in range(self.rng.randint(1, 4)):
+            op = self.rng.randrange(5)
+            i = self.rng.randrange(len(data) + 1)
+            if op == 0 and data:
+                data[min(i, len(data) - 1)] ^= 1 << self.rng.randrange(8)
+            elif op == 1:
+                data[i:i] = bytes([self.rng.choice(b'."{}[]\\\x00\xff:,0-e')])
+            elif op == 2:
+                del data[i:i + self.rng.randint(1, 8)]
+            elif op == 3:
+                data[i:i] = data[:self.rng.randint(0, 16)]
+            else:
+                data = data[:i]
+        return bytes(data)
+
+    def test_mutated_tokens(self):
+        ks = jwtk.KeyStore()
+        ks.load_jwks(self.jwks)
+        v = jwtk.Verifier({"leeway": 60, "cache": True}, ks)
+        ctx = jwtk.Context()
+        tokens = [self.mutate(self.rng.choice(self.cases)["token"].encode()) for _ in range(20000)]
+        statuses = v.verify_batch(tokens, now=ATTACK_NOW)
+        self.assertEqual(len(statuses), len(tokens))
+        for token in tokens[:5000]:
+            r = v.verify(ctx, token, now=ATTACK_NOW)
+            self.assertGreaterEqual(r.status, 0)
+            if r.ok:
+                ctx.claim("a.b.c")
+
+    def test_mutated_key_sets_and_configs(self):
+        ks = jwtk.KeyStore()
+        for _ in range(300):
+            try:
+                ks.load_jwks(self.mutate(self.jwks), issuer=self.rng.choice([None, "https://issuer.example"]))
+            except jwtk.JWTKError as e:
+                self.assertTrue(e.status > 100 or e.name == "bad_length", e)
+        config = json.dumps({"issuers": ["a"], "audiences": ["b"], "leeway": 5, "cache": {"capacity": 8},
+                             "required_claims": ["sub"], "algorithms": ["RS256"]}).encode()
+        for _ in range(500):
+            try:
+                jwtk.Verifier(self.mutate(config), ks)
+            except jwtk.JWTKError as e:
+                self.assertIn(e.name, ("bad_config", "not_available", "bad_length"))
+
+
 PROCESS_PROBE = r"""
 import ctypes, os, signal, sys
 def cgt():
