@@ -368,6 +368,19 @@ static void test_verify_and_claims(void) {
         CHECK_STATUS(jwtk_claim(ctx, NULL, 3, &value, &type), JWTK_E_NULL, "claim name NULL");
         CHECK_STATUS(jwtk_claim(ctx, "sub", SIZE_MAX, &value, &type), JWTK_E_LENGTH, "claim name SIZE_MAX");
     }
+    {
+        /* kid and typ found behind nested header members, and decoded. */
+        const char *header = "{\"alg\":\"HS256\",\"x\":{\"a\":[1,{\"b\":\"}],\\\"\"}],\"c\":null},\"n\":-1.5e3,"
+                             "\"kid\":\"h\\u0031\",\"t\":true,\"typ\":\"J\\u0057T\"}";
+        minted e = mint_token("HS256", header, GOOD_CLAIMS);
+        jwtk_claims o;
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        CHECK_STATUS(jwtk_verify(v, ctx, e.ptr, e.len, NOW, &o), JWTK_OK, "escaped kid, nested header members");
+        CHECK(str_is(o.kid, "h1") && str_is(o.typ, "JWT"), "kid %.*s typ %.*s", (int)o.kid.len, o.kid.ptr ? o.kid.ptr : "",
+              (int)o.typ.len, o.typ.ptr ? o.typ.ptr : "");
+        mint_free(e);
+    }
     /* Status only: out NULL. */
     CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "out NULL");
     /* A failure clears out and the claims. */

@@ -29,19 +29,9 @@ enum ClaimsExport {
         c.struct_size = size
         c.alg = staticText(algorithmName(t.algorithm))
         let header = ctx.document(at: 0, count: layout.headerCount)
-        var kid: JSONSpan?, typ: JSONSpan?
-        var parser = JSONParser(header)
-        let headerBytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        // The core validated this header; the parse cannot fail, and if it did kid and typ stay absent.
-        try? parser.forEachTopLevelMember { (name, value) throws(JWTError) in
-            if JSONString.equals(name, in: headerBytes, "kid") {
-                kid = value
-            } else if JSONString.equals(name, in: headerBytes, "typ") {
-                typ = value
-            }
-        }
-        c.kid = ctx.headerString(kid, layout)
-        c.typ = ctx.headerString(typ, layout)
+        let fields = HeaderFields(header)
+        c.kid = ctx.headerString(fields.kid, layout)
+        c.typ = ctx.headerString(fields.typ, layout)
         let r = t.claims
         c.iss = ctx.claimString(r.iss, layout)
         c.sub = ctx.claimString(r.sub, layout)

@@ -147,6 +147,8 @@ class AttackSuiteTests(unittest.TestCase):
             self.assertTrue(result.ok, f"{c['name']}: {result.name} {result.message}")
             header = json.loads(jwtk_b64(c["token"].split(".")[0]))
             self.assertEqual(result.claims.alg, header["alg"], c["name"])
+            self.assertEqual(result.claims.kid, header.get("kid"), c["name"])
+            self.assertEqual(result.claims.typ, header.get("typ"), c["name"])
             self.assertEqual(result.claims.payload, c["token"].split(".")[1], c["name"])
             self.assertEqual(result.claims.json, json.loads(jwtk_b64(c["token"].split(".")[1])), c["name"])
 
