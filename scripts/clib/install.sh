@@ -29,8 +29,10 @@ map="$PWD/$scratch/jwtk.map"
     echo "};"
 } > "$map"
 
+# lld (shipped with the Swift toolchain) rather than gold: with gold the localized Swift metadata symbols
+# stay in .dynsym as LOCAL entries, which `nm -D` lists; lld leaves only the exported functions there.
 swift build -c release --product jwtkc --scratch-path "$scratch" \
-    -Xswiftc -static-stdlib \
+    -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
     -Xlinker --version-script="$map" \
     -Xlinker --exclude-libs=ALL \
     -Xlinker -soname=libjwtk.so.0 \
