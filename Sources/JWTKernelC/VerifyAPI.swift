@@ -9,13 +9,22 @@ public func jwtk_verify(
     guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
     guard let context = Handle.object(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
     context.verified = nil
-    if let out {
-        guard out.pointee.struct_size >= UInt32(MemoryLayout<jwtk_claims>.size) else {
-            context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
-            return JWTK_E_STRUCT_SIZE
-        }
-        ClaimsExport.clear(out)
+    if let out, out.pointee.struct_size < UInt32(MemoryLayout<jwtk_claims>.size) {
+        context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
+        return JWTK_E_STRUCT_SIZE
     }
+    let status = verifyToken(verifier, context, token, length, now, out)
+    // A success wrote every field; anything else reports nothing.
+    if status != JWTK_OK, let out { ClaimsExport.clear(out) }
+    return status
+}
+
+/// jwtk_verify once the handles and `out` are known good.
+@inline(__always)
+private func verifyToken(
+    _ verifier: VerifierState, _ context: ContextState, _ token: UnsafePointer<CChar>?, _ length: Int,
+    _ now: Int64, _ out: UnsafeMutablePointer<jwtk_claims>?
+) -> Int32 {
     guard let token else {
         context.setMessage("token is NULL")
         return JWTK_E_NULL
@@ -34,7 +43,7 @@ public func jwtk_verify(
     let bytes = UnsafeRawBufferPointer(start: token, count: length)
     context.reserve(2 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
-    context.routes = routes
+    if context.routes !== routes { context.routes = routes }
     let route = IssuerRouting.route(bytes, routes, scratch: context.arena)
     let status = CallClock.with(now) { () -> Int32 in
         switch route {
