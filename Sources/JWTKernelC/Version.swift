@@ -1,9 +1,11 @@
 import CJWTK
 
-/// The library's version, checked against the header's JWTK_VERSION_NUMBER by callers (sqlite's pattern).
+/// The library's version: the header's, compiled in, so a caller can compare the header it was built
+/// with against the library it loaded (sqlite's pattern). The string is a literal (a static C string);
+/// the tests check it equals JWTK_VERSION.
 enum LibraryVersion {
     static let text: StaticString = "0.1.0"
-    static let number: Int32 = 1000
+    static let number: Int32 = JWTK_VERSION_NUMBER
 }
 
 @c @implementation
