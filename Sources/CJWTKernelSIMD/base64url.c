@@ -1,4 +1,4 @@
-#include "jwtk_simd.h"
+#include "jkernel_simd.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -72,14 +72,14 @@ static size_t decode_ssse3(const uint8_t *src, size_t n, uint8_t *dst, int *inva
     return i;
 }
 
-int jwtk_simd_level(void) {
+int jkernel_simd_level(void) {
     /* __builtin_cpu_supports reads the CPU model the runtime filled in at load (a cached CPUID). */
     if (__builtin_cpu_supports("avx2")) return 2;
     if (__builtin_cpu_supports("ssse3")) return 1;
     return 0;
 }
 
-size_t jwtk_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid) {
+size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid) {
     if (__builtin_cpu_supports("avx2")) return decode_avx2(src, n, dst, invalid);
     if (__builtin_cpu_supports("ssse3")) return decode_ssse3(src, n, dst, invalid);
     return 0;
@@ -87,9 +87,9 @@ size_t jwtk_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, 
 
 #else
 
-int jwtk_simd_level(void) { return 0; }
+int jkernel_simd_level(void) { return 0; }
 
-size_t jwtk_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid) {
+size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid) {
     (void)src; (void)n; (void)dst; (void)invalid;
     return 0;
 }

@@ -29,7 +29,7 @@ public enum Base64URL {
 
     /// The vector unit `decode` uses: 2 AVX2, 1 SSSE3, 0 none (scalar only).
     @_spi(Internals)
-    public static var vectorLevel: Int { Int(jwtk_simd_level()) }
+    public static var vectorLevel: Int { Int(jkernel_simd_level()) }
 
     /// `vectorized: false` is the reference the fuzz harness holds the vector path to.
     @_spi(Internals)
@@ -42,7 +42,7 @@ public enum Base64URL {
         if vectorized {
             var invalid: Int32 = 0
             // Safety: the C loop reads only s[0..<src.count] and writes only inside d[0..<outCount] (see jwtk_simd.h).
-            i = jwtk_base64url_decode_blocks(s, src.count, d, &invalid)
+            i = jkernel_base64url_decode_blocks(s, src.count, d, &invalid)
             if invalid != 0 { return nil }
         }
         return decodeTable.withUnsafeBufferPointer { table -> Int? in

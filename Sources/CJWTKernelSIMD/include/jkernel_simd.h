@@ -1,6 +1,9 @@
-#ifndef JWTK_SIMD_H
-#define JWTK_SIMD_H
-/* Vectorised inner loops for JWTKernel's hot path, with runtime CPU dispatch
+#ifndef JKERNEL_SIMD_H
+#define JKERNEL_SIMD_H
+/* Internal to JWTKernel: the jkernel_ prefix keeps these out of the C library's public jwtk_
+   namespace (libjwtk exports only what jwtk.h declares).
+
+   Vectorised inner loops for JWTKernel's hot path, with runtime CPU dispatch
    (AVX2, SSSE3) and no scalar code of their own: each returns how far it got,
    and the Swift caller finishes (and checks the edge cases) with its scalar
    code, so the two paths cannot disagree on what is valid. */
@@ -15,9 +18,9 @@
    beyond them may be overwritten with scratch (always inside the caller's
    decodedCount(n) bytes). Sets *invalid to 1 if a consumed character is
    outside the URL-safe alphabet (the output is then meaningless). */
-size_t jwtk_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid);
+size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid);
 
 /* Which vector unit the calls above use: 2 AVX2, 1 SSSE3, 0 none. */
-int jwtk_simd_level(void);
+int jkernel_simd_level(void);
 
 #endif
