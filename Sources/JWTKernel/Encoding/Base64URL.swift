@@ -41,7 +41,7 @@ public enum Base64URL {
         var i = 0
         if vectorized {
             var invalid: Int32 = 0
-            // Safety: the C loop reads only s[0..<src.count] and writes only inside d[0..<outCount] (see jwtk_simd.h).
+            // Safety: the C loop reads only s[0..<src.count] and writes only inside d[0..<outCount] (see jkernel_simd.h).
             i = jkernel_base64url_decode_blocks(s, src.count, d, &invalid)
             if invalid != 0 { return nil }
         }
