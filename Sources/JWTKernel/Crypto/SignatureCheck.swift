@@ -9,16 +9,12 @@ enum SignatureCheck {
         signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
         contexts: PKeyContextCache
     ) -> Bool {
-        let publicKey: OpenSSLPublicKey
-        switch key.material {
-        case .secret(let secret):
+        if let secret = key.material.secret {
             // Truncated tags are refused: the tag is the full hash output (RFC 7518 §3.2).
             guard let hmac = secret.key(for: alg) else { return false }
             return hmac.verify(signingInput, tag: signature)
-        case .publicKey(let pk):
-            guard alg.family != .hmac else { return false }
-            publicKey = pk
         }
+        guard alg.family != .hmac, let publicKey = key.material.publicKey else { return false }
         guard signature.count == key.signatureLength else { return false }
         if let ctx = contexts.context(for: publicKey, alg) { return verify(alg, ctx, signingInput, signature) }
         // No reusable context on this OpenSSL: prepare one for this call only.

@@ -3,13 +3,6 @@ internal import CXXHash
 /// One trusted key, parsed once into its OpenSSL form and reused for every
 /// token. Immutable after init, so it is shared across threads freely.
 public final class VerificationKey: Sendable, CustomStringConvertible {
-    /// What verifies: a public key or an HMAC secret. Each owns its OpenSSL or
-    /// secret memory, so releasing the last reference frees it.
-    enum Material: Sendable {
-        case publicKey(OpenSSLPublicKey)
-        case secret(HMACSecret)
-    }
-
     public let kid: String?
     public let type: KeyType
     /// The algorithms this key may verify: its type, narrowed by `alg`, `use` and `key_ops`.
@@ -26,7 +19,7 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
 
     init(kid: String?, type: KeyType, declaredAlgorithm: JWTAlgorithm?, material: Material) throws(KeyError) {
         let algorithms = try Self.algorithms(for: type, declared: declaredAlgorithm, kid: kid)
-        if case .publicKey(let key) = material, case .rsa = type, key.hasROCAFingerprint {
+        if let key = material.publicKey, case .rsa = type, key.hasROCAFingerprint {
             throw KeyError(.compromisedKey, kid: kid,
                            "RSA key has the ROCA fingerprint (CVE-2017-15361): its private key is recoverable")
         }
@@ -36,10 +29,7 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
         self.material = material
         self.kidBytes = Array((kid ?? "").utf8)
         self.kidHash = kidBytes.withUnsafeBytes { XXH3_64bits($0.baseAddress, $0.count) }
-        switch material {
-        case .publicKey(let key): signatureLength = key.rawSignatureLength(type)
-        case .secret: signatureLength = 0
-        }
+        signatureLength = material.publicKey?.rawSignatureLength(type) ?? 0
     }
 
     /// The key's type narrowed by its declared `alg`; refuses weak keys and
@@ -67,18 +57,13 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
 
     /// Same public key or secret (not merely the same kid).
     func hasSameMaterial(as other: VerificationKey) -> Bool {
-        switch (material, other.material) {
-        case (.publicKey(let a), .publicKey(let b)): a.hasSameKey(as: b)
-        case (.secret(let a), .secret(let b)): a.hasSameSecret(as: b)
-        default: false
-        }
+        if let a = material.publicKey, let b = other.material.publicKey { return a.hasSameKey(as: b) }
+        if let a = material.secret, let b = other.material.secret { return a.hasSameSecret(as: b) }
+        return false
     }
 
     /// True for HMAC secrets.
-    var isSecret: Bool {
-        if case .secret = material { return true }
-        return false
-    }
+    var isSecret: Bool { material.kind == .secret }
 
     public var description: String {
         "\(kid.map { "\"\($0)\"" } ?? "(no kid)") \(type) [\(algorithms.algorithms.map(\.rawValue).joined(separator: ","))]"
