@@ -5,7 +5,7 @@ extension JWTVerifier {
     func verifyCached<R>(_ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
                          _ body: (VerifiedToken) -> R) throws(JWTError) -> R? {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return nil }
-        guard keys.contains(entry.key) else {
+        guard resolution.contains(entry.key) else {
             cache.remove(token, hash: hash)
             return nil
         }

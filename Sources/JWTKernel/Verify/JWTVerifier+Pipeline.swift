@@ -37,7 +37,7 @@ extension JWTVerifier {
             let header = try JOSEHeader.parse(headerJSON)
             guard compiled.algorithms.contains(header.alg) else { throw JWTError(.algNotAllowed, "alg is not allowed by policy") }
             try compiled.checkType(header.typ, in: headerJSON)
-            let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in try keys.select(kid: kid, alg: header.alg) }
+            let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in try resolution.select(kid: kid, alg: header.alg) }
             guard SignatureCheck.verify(header.alg, key: key, signingInput: jws.signingInput,
                                         signature: signature, contexts: contexts) else {
                 throw JWTError(.badSignature, "signature does not verify")

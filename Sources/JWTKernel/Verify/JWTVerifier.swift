@@ -14,11 +14,19 @@ public final class JWTVerifier: Sendable {
     public let cache: VerifiedTokenCache?
     let compiled: CompiledPolicy
     let policyFingerprint: UInt64
+    /// Where keys come from: `keys`, or an issuer's keys in a `KeyStore`.
+    let resolution: KeyResolution
 
     public static let defaultMaxTokenSize = 16 * 1024
 
-    public init(keys: JWKSet, policy: ClaimsPolicy = ClaimsPolicy(), clock: any JWTClock = SystemClock(),
-                maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil) {
+    public convenience init(keys: JWKSet, policy: ClaimsPolicy = ClaimsPolicy(), clock: any JWTClock = SystemClock(),
+                            maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil) {
+        self.init(resolution: .fixed(keys), keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
+    }
+
+    init(resolution: KeyResolution, keys: JWKSet, policy: ClaimsPolicy, clock: any JWTClock,
+         maxTokenSize: Int, cache: VerifiedTokenCache?) {
+        self.resolution = resolution
         self.keys = keys
         self.policy = policy
         self.clock = clock

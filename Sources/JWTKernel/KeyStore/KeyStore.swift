@@ -1,0 +1,118 @@
+internal import CXXHash
+
+/// The keys of many issuers, indexed by issuer (XXH3 of its name picks one of
+/// a fixed power-of-two number of stripes) and then by `kid` (each key set's
+/// own XXH3 kid index).
+///
+/// No I/O and no threads: whoever refreshes (a `KeyRefresher` in
+/// JWTKernelRemote, the CLI, a test) parses the new key set off the hot path
+/// and publishes it here with one reference swap of that issuer's stripe.
+/// Lookups allocate nothing and never wait for a writer beyond that swap; keys
+/// a refresh removed stop verifying at the next lookup; a refresh of one issuer
+/// never blocks lookups of any other (they take no writer lock).
+public final class KeyStore: Sendable {
+    public static let defaultStripeCount = 16
+
+    private let stripes: [SnapshotCell<KeyStoreStripe>]
+    /// One per stripe: serializes publications that rebuild that stripe.
+    private let writers: [Locked<Void>]
+    private let stripeMask: Int
+
+    /// `stripes` is rounded up to a power of two.
+    public init(stripes: Int = KeyStore.defaultStripeCount) {
+        var count = 1
+        while count < min(max(1, stripes), 1 << 16) { count <<= 1 }
+        self.stripes = (0..<count).map { _ in SnapshotCell(KeyStoreStripe.empty) }
+        self.writers = (0..<count).map { _ in Locked(()) }
+        self.stripeMask = count - 1
+    }
+
+    public var stripeCount: Int { stripes.count }
+
+    @inline(__always)
+    private func stripeIndex(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & stripeMask }
+
+    // MARK: Writers (off the hot path)
+
+    /// Declares an issuer before its keys are loaded (its tokens are
+    /// `keys_unavailable` until then) and who hears about its unknown kids.
+    /// Keys already published for it are kept.
+    public func register(issuer: String, unknownKidListener: (any UnknownKidListener)? = nil) {
+        let id = IssuerID(issuer)
+        update(id) { old in
+            IssuerKeys(issuer: id, keys: old?.keys, isStale: old?.isStale ?? false,
+                       hooks: IssuerHooks(listener: unknownKidListener))
+        }
+    }
+
+    /// Publishes a new key set for `issuer` (registering it if needed). Keys not
+    /// in `keys` stop verifying at once. `stale`: served past their freshness.
+    public func publish(_ keys: JWKSet, forIssuer issuer: String, stale: Bool = false) {
+        let id = IssuerID(issuer)
+        update(id) { old in
+            IssuerKeys(issuer: id, keys: keys, isStale: stale, hooks: old?.hooks ?? IssuerHooks(listener: nil))
+        }
+    }
+
+    /// Marks the keys held for `issuer` as served past their freshness (or fresh again), keeping them.
+    public func setStale(_ stale: Bool, forIssuer issuer: String) {
+        let id = IssuerID(issuer)
+        update(id) { old in
+            guard let old, old.isStale != stale else { return old }
+            return IssuerKeys(issuer: id, keys: old.keys, isStale: stale, hooks: old.hooks)
+        }
+    }
+
+    /// Drops the keys of `issuer` but keeps it registered: its tokens become
+    /// `keys_unavailable` (keys past their maximum staleness).
+    public func withdrawKeys(forIssuer issuer: String) {
+        let id = IssuerID(issuer)
+        update(id) { old in
+            guard let old else { return nil }
+            return IssuerKeys(issuer: id, keys: nil, isStale: false, hooks: old.hooks)
+        }
+    }
+
+    /// Forgets `issuer` entirely.
+    public func remove(issuer: String) {
+        let id = IssuerID(issuer)
+        let i = stripeIndex(id.hash)
+        writers[i].withLock { _ in
+            stripes[i].store(stripes[i].load().removing(id))
+        }
+    }
+
+    /// Read-modify-publish of one issuer's entry; `body` returning nil leaves the stripe as it is.
+    private func update(_ id: IssuerID, _ body: (IssuerKeys?) -> IssuerKeys?) {
+        let i = stripeIndex(id.hash)
+        writers[i].withLock { _ in
+            let stripe = stripes[i].load()
+            let old = stripe.entry(id)
+            guard let next = body(old), next !== old else { return }
+            stripes[i].store(stripe.replacing(next))
+        }
+    }
+
+    // MARK: Readers
+
+    /// The current entry for `issuer`, if registered.
+    public func entry(forIssuer issuer: String) -> IssuerKeys? { entry(IssuerID(issuer)) }
+
+    /// The keys currently published for `issuer`.
+    public func keys(forIssuer issuer: String) -> JWKSet? { entry(forIssuer: issuer)?.keys }
+
+    /// Every registered issuer.
+    public var issuers: [String] { stripes.flatMap { $0.load().entries.map(\.issuer.name) } }
+
+    /// Hot path: a prepared issuer. Allocates nothing.
+    @inline(__always)
+    func entry(_ id: IssuerID) -> IssuerKeys? {
+        stripes[stripeIndex(id.hash)].load().entry(id)
+    }
+
+    /// Hot path: an issuer given as bytes (decoded, not JSON-escaped). Allocates nothing.
+    func entry(issuerBytes: UnsafeRawBufferPointer) -> IssuerKeys? {
+        let hash = XXH3_64bits(issuerBytes.baseAddress, issuerBytes.count)
+        return stripes[stripeIndex(hash)].load().entry(hash: hash, issuerBytes)
+    }
+}

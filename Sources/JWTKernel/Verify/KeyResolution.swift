@@ -1,0 +1,41 @@
+/// Where a verifier finds the key for a token: a fixed key set given at init,
+/// or one issuer's keys in a `KeyStore`, read afresh for every token so a
+/// refresh takes effect at once. The only point where `JWTVerifier` meets the store.
+enum KeyResolution: Sendable {
+    case fixed(JWKSet)
+    case store(KeyStore, IssuerID)
+
+    /// The key for a token (see `JWKSet.select`). From the store: the issuer's
+    /// current keys, `keys_unavailable` if none were ever loaded (or they went
+    /// past their maximum staleness), and an unknown kid is reported to the
+    /// issuer's listener (a refresher) before the token fails.
+    @inline(__always)
+    func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
+        switch self {
+        case .fixed(let keys):
+            return try keys.select(kid: kid, alg: alg)
+        case .store(let store, let issuer):
+            guard let entry = store.entry(issuer), let keys = entry.keys else {
+                throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
+            }
+            if entry.isStale { entry.hooks.staleServed.increment() }
+            do {
+                return try keys.select(kid: kid, alg: alg)
+            } catch {
+                if error.code == .unknownKid, kid != nil {
+                    entry.hooks.unknownKids.increment()
+                    entry.hooks.unknownKidListener?.unknownKid()
+                }
+                throw error
+            }
+        }
+    }
+
+    /// Whether `key` is still trusted (a cached verification's key).
+    func contains(_ key: VerificationKey) -> Bool {
+        switch self {
+        case .fixed(let keys): keys.contains(key)
+        case .store(let store, let issuer): store.entry(issuer)?.keys?.contains(key) ?? false
+        }
+    }
+}
