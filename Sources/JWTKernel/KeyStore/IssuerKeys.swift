@@ -8,7 +8,7 @@ public final class IssuerKeys: Sendable {
     /// Served although the source's freshness has run out (its refreshes fail).
     public let isStale: Bool
     /// State that outlives each publication (listener, counters).
-    let hooks: IssuerHooks
+    public let hooks: IssuerHooks
 
     init(issuer: IssuerID, keys: JWKSet?, isStale: Bool, hooks: IssuerHooks) {
         self.issuer = issuer
