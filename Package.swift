@@ -5,6 +5,7 @@ let package = Package(
     name: "jwt-kernel",
     products: [
         .library(name: "JWTKernel", targets: ["JWTKernel"]),
+        .library(name: "JWTKernelRemote", targets: ["JWTKernelRemote"]),
         .executable(name: "jwtk", targets: ["jwtk"]),
         // The C library. Not named "jwtk" (the CLI has that name); `make install PREFIX=DIR` ships it as libjwtk.so.0.
         .library(name: "jwtkc", type: .dynamic, targets: ["JWTKernelC"]),
@@ -25,6 +26,11 @@ let package = Package(
         ),
         // Vectorised hot-path loops in C (AVX2/SSSE3 with runtime dispatch); the Swift caller owns every edge case.
         .target(name: "CJWTKernelSIMD"),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "JWTKernel",
             dependencies: ["COpenSSL", "CXXHash", "CJWTKernelSIMD"],
@@ -38,6 +44,12 @@ let package = Package(
         .target(
             name: "JWTKernelC",
             dependencies: ["JWTKernel", "CJWTK", "CJWTKSupport"]
+        ),
+        // The only module with an HTTP client: JWKS over libcurl, and the refresher thread.
+        .target(
+            name: "JWTKernelRemote",
+            dependencies: ["JWTKernel", "CCurl"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(
             name: "jwtk",
@@ -62,6 +74,11 @@ let package = Package(
         .testTarget(
             name: "JWTKernelCTests",
             dependencies: ["JWTKernelC", "CJWTK", "JWTKernel"]
+        ),
+        .testTarget(
+            name: "JWTKernelRemoteTests",
+            dependencies: ["JWTKernelRemote", "JWTKernel"],
+            resources: [.copy("Fixtures"), .copy("Server")]
         ),
     ]
 )

@@ -1,0 +1,242 @@
+import JWTKernel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps issuers' keys in a `KeyStore` fresh from their sources.
+///
+/// - Freshness: `Cache-Control: max-age` clamped to the policy's range (10 min
+///   without one), refreshed ahead of expiry, with `If-None-Match`.
+/// - Unknown kid: one refresh, single-flight per source, at most one per
+///   cooldown; the token that named it fails at once with `unknown_kid`, and
+///   tokens with known kids never wait for anything.
+/// - Failure (error, timeout, garbage): the last good keys stay published, then
+///   are marked stale when their lifetime ends, and withdrawn after
+///   `maxStaleness`; retries back off exponentially; the reason is recorded.
+///
+/// Threads: none until `start()`, which starts exactly one (call it after the
+/// host forks its workers). Without `start()`, the host or a test drives it by
+/// calling `refreshDue()`, on its own schedule and clock.
+public final class KeyRefresher: @unchecked Sendable {
+    public let store: KeyStore
+    public let policy: RefreshPolicy
+    public let clock: any RefreshClock
+    private let wallClock: any JWTClock
+    private let signal = RefresherSignal()
+    // Guarded by `signal`'s lock.
+    private var states: [IssuerRefreshState] = []
+    private var thread: pthread_t?
+    private var stopping = false
+
+    public init(store: KeyStore, policy: RefreshPolicy = RefreshPolicy(), clock: any RefreshClock = MonotonicClock(),
+                wallClock: any JWTClock = SystemClock()) {
+        self.store = store
+        self.policy = policy
+        self.clock = clock
+        self.wallClock = wallClock
+    }
+
+    deinit { stop() }
+
+    /// Registers `issuer` in the store (its tokens are `keys_unavailable` until
+    /// the first fetch succeeds) and schedules its first fetch now.
+    public func add(issuer: String, source: any KeySource) {
+        let state = IssuerRefreshState(issuer: issuer, source: source, signal: signal, now: clock.now())
+        signal.withLock {
+            states.removeAll { $0.issuer == issuer }
+            states.append(state)
+        }
+        store.register(issuer: issuer, unknownKidListener: state)
+        signal.signal()
+    }
+
+    // MARK: Thread
+
+    /// Starts the one background thread (idempotent). It sleeps until the next
+    /// deadline or an unknown-kid report, fetches what is due, and repeats.
+    /// It holds a reference to the refresher until `stop()`.
+    public func start() {
+        signal.withLock {
+            guard thread == nil else { return }
+            stopping = false
+            var id = pthread_t()
+            // Safety: the retained reference is released by the thread when its loop ends.
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let started = pthread_create(&id, nil, { raw in
+                guard let raw else { return nil }
+                Unmanaged<KeyRefresher>.fromOpaque(raw).takeRetainedValue().runLoop()
+                return nil
+            }, context)
+            if started == 0 { thread = id } else { Unmanaged<KeyRefresher>.fromOpaque(context).release() }
+        }
+    }
+
+    /// Stops the thread and waits for it (a fetch in progress ends within its timeouts).
+    public func stop() {
+        let running: pthread_t? = signal.withLock {
+            stopping = true
+            defer { thread = nil }
+            return thread
+        }
+        guard let running else { return }
+        signal.signal()
+        if pthread_equal(running, pthread_self()) == 0 { pthread_join(running, nil) } else { pthread_detach(running) }
+    }
+
+    public var isRunning: Bool { signal.withLock { thread != nil } }
+
+    /// Wakes the thread to re-read the clock (tests that move an injected clock).
+    public func wake() { signal.signal() }
+
+    private func runLoop() {
+        while true {
+            refreshDue()
+            let done: Bool = signal.withLock {
+                if stopping { return true }
+                let now = clock.now()
+                let next = states.map { $0.deadline(cooldown: policy.unknownKidCooldown, maxStaleness: policy.maxStaleness) }.min()
+                let wait = min(max(0, (next ?? .infinity) - now), policy.maxIdleWait)
+                if wait > 0 { signal.waitLocked(seconds: wait) }
+                return stopping
+            }
+            if done { return }
+        }
+    }
+
+    // MARK: One pass
+
+    /// Does everything due now on the calling thread: marks keys stale or
+    /// withdraws them when their time is up, and fetches (one at a time) every
+    /// issuer whose refresh is due. Returns the number of fetches made.
+    @discardableResult
+    public func refreshDue() -> Int {
+        var fetches = 0
+        while let (state, byUnknownKid) = nextDue() {
+            perform(state, byUnknownKid: byUnknownKid)
+            fetches += 1
+        }
+        return fetches
+    }
+
+    /// Fetches `issuer` now, whatever its schedule (a host's explicit reload).
+    /// Returns false if it is not registered or a fetch for it is already running.
+    @discardableResult
+    public func refreshNow(issuer: String) -> Bool {
+        let state: IssuerRefreshState? = signal.withLock {
+            guard let s = states.first(where: { $0.issuer == issuer }), !s.inFlight else { return nil }
+            s.inFlight = true
+            return s
+        }
+        guard let state else { return false }
+        perform(state, byUnknownKid: false)
+        return true
+    }
+
+    /// Under the lock: time-based transitions, then one due issuer marked in flight.
+    private func nextDue() -> (IssuerRefreshState, Bool)? {
+        signal.withLock {
+            let now = clock.now()
+            for s in states { expire(s, now: now) }
+            guard let s = states.first(where: { $0.isDue(now: now, cooldown: policy.unknownKidCooldown) }) else { return nil }
+            s.inFlight = true
+            let scheduled = now >= s.nextAttemptAt
+            return (s, !scheduled)
+        }
+    }
+
+    /// Under the lock: stale past freshness, withdrawn past max staleness.
+    private func expire(_ s: IssuerRefreshState, now: Double) {
+        guard s.hasKeys, let lastSuccess = s.lastSuccessAt else { return }
+        if now >= lastSuccess + policy.maxStaleness {
+            s.hasKeys = false
+            s.isStale = false
+            s.etag = nil
+            s.stats.lastError = "keys withdrawn: no successful refresh for \(Int(policy.maxStaleness)) s"
+            store.withdrawKeys(forIssuer: s.issuer)
+        } else if let fresh = s.freshUntil, now >= fresh, !s.isStale {
+            s.isStale = true
+            store.setStale(true, forIssuer: s.issuer)
+        }
+    }
+
+    /// The fetch, outside the lock; parsing the document (the EVP keys) happens
+    /// here too, on this thread, off every verifying thread.
+    private func perform(_ s: IssuerRefreshState, byUnknownKid: Bool) {
+        let (etag, start) = signal.withLock { () -> (String?, Double) in
+            let now = clock.now()
+            s.lastAttemptAt = now
+            s.stats.lastAttemptAt = now
+            s.stats.lastAttemptUnix = wallClock.now()
+            s.stats.fetches += 1
+            if byUnknownKid { s.stats.unknownKidRefreshes += 1 }
+            return (s.etag, now)
+        }
+        let result: Result<(KeyFetch, JWKSet?), KeySourceError>
+        do {
+            let fetched = try s.source.fetch(ifNoneMatch: etag)
+            if case .document(let bytes, _) = fetched {
+                result = .success((fetched, try KeyStore.parse(bytes)))
+            } else {
+                result = .success((fetched, nil))
+            }
+        } catch {
+            result = .failure(error)
+        }
+        signal.withLock {
+            let now = max(clock.now(), start)
+            switch result {
+            case .success(let (fetched, keys)):
+                if let keys {
+                    store.publish(keys, forIssuer: s.issuer)
+                    s.stats.keysLoaded = keys.keys.count
+                    s.stats.keysRejected = keys.rejected.count
+                    s.stats.rejectedReasons = keys.rejected.map(\.description)
+                } else {
+                    s.stats.notModified += 1
+                    if s.isStale { store.setStale(false, forIssuer: s.issuer) }
+                }
+                let lifetime = policy.lifetime(fetched.freshness.maxAge)
+                s.etag = fetched.freshness.etag ?? (keys == nil ? s.etag : nil)
+                s.hasKeys = true
+                s.isStale = false
+                s.lastSuccessAt = now
+                s.freshUntil = now + lifetime
+                s.nextAttemptAt = now + lifetime * min(max(policy.refreshAheadFraction, 0.05), 1)
+                s.stats.consecutiveFailures = 0
+                s.stats.lastError = nil
+                s.stats.lastSuccessAt = now
+                s.stats.lastSuccessUnix = wallClock.now()
+            case .failure(let error):
+                s.stats.failures[error.reason.rawValue, default: 0] += 1
+                s.stats.consecutiveFailures += 1
+                s.stats.lastError = error.description
+                s.nextAttemptAt = now + policy.backoff(afterFailures: s.stats.consecutiveFailures)
+            }
+            s.inFlight = false
+            s.unknownKidPending.store(false, ordering: .releasing)
+            expire(s, now: now)
+        }
+    }
+
+    // MARK: Stats
+
+    public func stats(issuer: String) -> KeySourceStats? {
+        let snapshot: KeySourceStats? = signal.withLock {
+            guard let s = states.first(where: { $0.issuer == issuer }) else { return nil }
+            var stats = s.stats
+            stats.unknownKidSuppressed = s.unknownKidSuppressed.current
+            stats.hasKeys = s.hasKeys
+            stats.isStale = s.isStale
+            stats.nextAttemptAt = s.nextAttemptAt
+            return stats
+        }
+        guard var stats = snapshot else { return nil }
+        stats.staleServed = store.entry(forIssuer: issuer)?.hooks.staleServed.current ?? 0
+        return stats
+    }
+
+    public var allStats: [KeySourceStats] {
+        let issuers = signal.withLock { states.map(\.issuer) }
+        return issuers.compactMap { stats(issuer: $0) }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// The test tree's Python HTTP server (Server/jwks_server.py) on 127.0.0.1, as
+/// a subprocess this test process starts and stops; controlled over its stdin.
+final class LoopbackServer {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffered: [UInt8] = []
+    private(set) var port = 0
+
+    init() throws {
+        let script = Bundle.module.url(forResource: "Server", withExtension: nil)!.appendingPathComponent("jwks_server.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let first = readLine()
+        guard first.hasPrefix("PORT "), let port = Int(first.dropFirst(5)) else {
+            stop()
+            throw NSError(domain: "LoopbackServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "no port: \(first)"])
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    func url(_ path: String, host: String = "127.0.0.1") -> String { "http://\(host):\(port)\(path)" }
+
+    func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    private func readLine() -> String {
+        while true {
+            if let newline = buffered.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffered[..<newline], as: UTF8.self)
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return "" }
+            buffered += chunk
+        }
+    }
+
+    @discardableResult
+    func command(_ object: [String: Any]) -> [String: Any] {
+        var data = try! JSONSerialization.data(withJSONObject: object)
+        data.append(0x0A)
+        input.fileHandleForWriting.write(data)
+        let answer = readLine()
+        return (try? JSONSerialization.jsonObject(with: Data(answer.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Serves `route` at `path` (see the script for the fields).
+    func set(_ path: String, _ route: [String: Any]) { command(["cmd": "set", "path": path, "route": route]) }
+
+    func serve(_ path: String, json body: String, headers: [String: String] = [:], etag: String? = nil) {
+        var route: [String: Any] = ["status": 200, "body": body, "headers": headers]
+        if let etag { route["etag"] = etag }
+        set(path, route)
+    }
+
+    /// Requests the server received for `path` (counted in its own log).
+    func requests(_ path: String) -> Int {
+        ((command(["cmd": "log"])["counts"] as? [String: Any])?[path] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// The If-None-Match header of each request for `path`, in order.
+    func conditionalHeaders(_ path: String) -> [String?] {
+        let requests = command(["cmd": "log"])["requests"] as? [[Any]] ?? []
+        return requests.filter { $0.first as? String == path }.map { $0.count > 1 ? $0[1] as? String : nil }
+    }
+
+    func resetLog() { command(["cmd": "reset_log"]) }
+
+    /// An HS256 token signed by Python's hmac module.
+    func hs256(secret: String, kid: String, claims: String) -> String {
+        command(["cmd": "hs256", "secret": secret, "header": #"{"alg":"HS256","typ":"JWT","kid":"\#(kid)"}"#, "claims": claims])["token"] as! String
+    }
+}
