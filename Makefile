@@ -1,6 +1,6 @@
 # jwt-kernel: every target installs the Debian packages it needs first.
 SHELL := /bin/bash
-APT_PACKAGES := libssl-dev libxxhash-dev pkg-config
+APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
 .PHONY: deps build test demo bench bench-smoke fuzz sanitize format-check clean install clib-test
 

@@ -18,7 +18,7 @@ cd "$ROOT"
 ITER=${STRESS_ITERATIONS:-3000}
 THREADS=${STRESS_THREADS:-4}
 
-"$ROOT/scripts/apt-deps.sh" libssl-dev libxxhash-dev pkg-config
+"$ROOT/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
 export SWIFT_BACKTRACE=enable=no   # let the sanitizer, not Swift's crash handler, report
 # TSan keeps going after a report so one run shows them all (the exit code still fails).
