@@ -7,6 +7,8 @@ import Synchronization
 final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     let issuer: String
     let source: any KeySource
+    /// Keys configured locally, published with every fetched set (and alone before the first).
+    let localKeys: JWKSet?
     private let signal: RefresherSignal
 
     /// Set by a verifying thread, cleared by the refresher after the fetch it caused.
@@ -24,9 +26,10 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     var isStale = false
     var stats: KeySourceStats
 
-    init(issuer: String, source: any KeySource, signal: RefresherSignal, now: Double) {
+    init(issuer: String, source: any KeySource, localKeys: JWKSet?, signal: RefresherSignal, now: Double) {
         self.issuer = issuer
         self.source = source
+        self.localKeys = localKeys
         self.signal = signal
         self.nextAttemptAt = now
         self.stats = KeySourceStats(issuer: issuer)

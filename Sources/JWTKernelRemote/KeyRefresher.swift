@@ -39,14 +39,17 @@ public final class KeyRefresher: @unchecked Sendable {
     deinit { stop() }
 
     /// Registers `issuer` in the store (its tokens are `keys_unavailable` until
-    /// the first fetch succeeds) and schedules its first fetch now.
-    public func add(issuer: String, source: any KeySource) {
-        let state = IssuerRefreshState(issuer: issuer, source: source, signal: signal, now: clock.now())
+    /// the first fetch succeeds) and schedules its first fetch now. `localKeys`
+    /// (a locally configured secret) are published at once and merged into
+    /// every fetched set.
+    public func add(issuer: String, source: any KeySource, localKeys: JWKSet? = nil) {
+        let state = IssuerRefreshState(issuer: issuer, source: source, localKeys: localKeys, signal: signal, now: clock.now())
         signal.withLock {
             states.removeAll { $0.issuer == issuer }
             states.append(state)
         }
         store.register(issuer: issuer, unknownKidListener: state)
+        if let localKeys { store.publish(localKeys, forIssuer: issuer) }
         signal.signal()
     }
 
@@ -152,7 +155,7 @@ public final class KeyRefresher: @unchecked Sendable {
             s.isStale = false
             s.etag = nil
             s.stats.lastError = "keys withdrawn: no successful refresh for \(Int(policy.maxStaleness)) s"
-            store.withdrawKeys(forIssuer: s.issuer)
+            if let local = s.localKeys { store.publish(local, forIssuer: s.issuer) } else { store.withdrawKeys(forIssuer: s.issuer) }
         } else if let fresh = s.freshUntil, now >= fresh, !s.isStale {
             s.isStale = true
             store.setStale(true, forIssuer: s.issuer)
@@ -187,7 +190,7 @@ public final class KeyRefresher: @unchecked Sendable {
             switch result {
             case .success(let (fetched, keys)):
                 if let keys {
-                    store.publish(keys, forIssuer: s.issuer)
+                    store.publish(s.localKeys.map(keys.merging) ?? keys, forIssuer: s.issuer)
                     s.stats.keysLoaded = keys.keys.count
                     s.stats.keysRejected = keys.rejected.count
                     s.stats.rejectedReasons = keys.rejected.map(\.description)

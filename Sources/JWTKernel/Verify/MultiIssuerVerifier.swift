@@ -4,35 +4,48 @@
 /// A token is routed by its `iss`, read strictly (the whole claims set is
 /// validated, duplicates refused) before the signature is checked; the
 /// signature is then checked only with that issuer's keys, and `iss` is
-/// checked again by that issuer's policy. A token whose `iss` is not
+/// checked again by that issuer's policy (or, for a multi-tenant template,
+/// against the token's `tid` while routing). A token whose `iss` is not
 /// configured is `unknown_issuer`; one whose issuer never had keys loaded is
 /// `keys_unavailable`. Immutable and thread-safe, like `JWTVerifier`.
 public final class MultiIssuerVerifier: Sendable {
     public let store: KeyStore
     public let issuers: [IssuerConfiguration]
     public let maxTokenSize: Int
-    /// One verifier per issuer, reading that issuer's keys from the store.
+    /// One verifier per issuer, reading its key set from the store.
     private let routes: [JWTVerifier]
-    private let routeIDs: [IssuerID]
+    private let patterns: [IssuerPattern]
+    private let hasTemplates: Bool
 
     public init(store: KeyStore, issuers: [IssuerConfiguration], clock: any JWTClock = SystemClock(),
                 maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil) {
         self.store = store
         self.issuers = issuers
         self.maxTokenSize = maxTokenSize
-        self.routeIDs = issuers.map { IssuerID($0.issuer) }
-        self.routes = issuers.map { config in
+        // Exact issuers are tried before templates, whatever the configuration order.
+        let ordered = issuers.filter { !$0.isTemplate } + issuers.filter(\.isTemplate)
+        self.patterns = ordered.map { IssuerPattern($0.issuer) }
+        self.hasTemplates = patterns.contains(where: \.isTemplate)
+        self.routes = ordered.map { config in
             var policy = config.policy
-            if policy.issuers.isEmpty { policy.issuers = [config.issuer] }
-            return JWTVerifier(resolution: .store(store, IssuerID(config.issuer)), keys: JWKSet(keys: []),
+            if policy.issuers.isEmpty, !config.isTemplate { policy.issuers = [config.issuer] }
+            return JWTVerifier(resolution: .store(store, IssuerID(config.keyIssuer)), keys: JWKSet(keys: []),
                                policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
         }
     }
 
-    /// The verifier that handles tokens of `issuer`, if configured.
-    public func verifier(forIssuer issuer: String) -> JWTVerifier? {
-        let id = IssuerID(issuer)
-        return routeIDs.firstIndex(of: id).map { routes[$0] }
+    /// The verifier that handles tokens whose `iss` is exactly `issuer` (and `tid`, for templates).
+    public func verifier(forIssuer issuer: String, tenant: String? = nil) -> JWTVerifier? {
+        let iss = Array(issuer.utf8), tid = tenant.map { Array($0.utf8) }
+        return iss.withUnsafeBytes { issBytes in
+            let index: Int?
+            if let tid {
+                index = tid.withUnsafeBytes { t in patterns.firstIndex { $0.matches(iss: issBytes, tid: t) } }
+            } else {
+                index = patterns.firstIndex { $0.matches(iss: issBytes, tid: nil) }
+            }
+            return index.map { routes[$0] }
+        }
     }
 
     /// Verifies a JWT and returns an owning copy of the result.
@@ -60,8 +73,8 @@ public final class MultiIssuerVerifier: Sendable {
         return token.withUTF8 { check(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The index of the issuer named by the token's `iss`. The payload is decoded
-    /// into per-thread scratch and released before the issuer's verifier runs.
+    /// The index of the route for the token's `iss`. The payload is decoded into
+    /// per-thread scratch, released before the issuer's verifier runs.
     private func route(_ token: UnsafeRawBufferPointer) throws(JWTError) -> Int {
         guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
         let jws = try CompactJWS(token)
@@ -76,11 +89,40 @@ public final class MultiIssuerVerifier: Sendable {
             let claims = try RegisteredClaims.read(payload, required: [])
             guard let iss = claims.iss else { throw JWTError(.missingClaim, "iss is required to choose the issuer's keys") }
             let bytes = scratch.assumingMemoryBound(to: UInt8.self)
-            for i in routeIDs.indices {
-                let hit = routeIDs[i].bytes.withUnsafeBytes { JSONString.equals(iss, in: bytes, $0) }
-                if hit { return i }
+            if !iss.escaped, !hasTemplates {
+                return try match(UnsafeRawBufferPointer(start: bytes + iss.start, count: iss.count), tid: nil)
             }
-            throw JWTError(.unknownIssuer, "iss is not a configured issuer")
+            // Decoded on the stack: escapes resolved, then the `tid` claim for templates.
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTemplatedIssuerLength) { (issBuffer) throws(JWTError) -> Int in
+                guard let n = JSONString.decode(iss, in: bytes, into: issBuffer.baseAddress!, capacity: issBuffer.count) else {
+                    throw JWTError(.unknownIssuer, "iss is not a configured issuer")
+                }
+                let decodedIss = UnsafeRawBufferPointer(start: issBuffer.baseAddress, count: n)
+                guard hasTemplates else { return try match(decodedIss, tid: nil) }
+                let tid = try Self.tenant(in: payload)
+                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTenantLength) { (tidBuffer) throws(JWTError) -> Int in
+                    guard let tid, let m = JSONString.decode(tid, in: bytes, into: tidBuffer.baseAddress!, capacity: tidBuffer.count) else {
+                        return try match(decodedIss, tid: nil)
+                    }
+                    return try match(decodedIss, tid: UnsafeRawBufferPointer(start: tidBuffer.baseAddress, count: m))
+                }
+            }
         }
+    }
+
+    private func match(_ iss: UnsafeRawBufferPointer, tid: UnsafeRawBufferPointer?) throws(JWTError) -> Int {
+        for i in patterns.indices where patterns[i].matches(iss: iss, tid: tid) { return i }
+        throw JWTError(.unknownIssuer, "iss is not a configured issuer")
+    }
+
+    /// The `tid` claim's span, if it is a string (the claims were validated already).
+    private static func tenant(in payload: UnsafeRawBufferPointer) throws(JWTError) -> JSONSpan? {
+        let bytes = payload.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var found: JSONSpan?
+        var parser = JSONParser(payload)
+        try parser.forEachTopLevelMember { (name, value) throws(JWTError) in
+            if value.kind == .string, JSONString.equals(name, in: bytes, "tid") { found = value }
+        }
+        return found
     }
 }
