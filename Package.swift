@@ -55,6 +55,7 @@ let package = Package(
             name: "jwtk",
             dependencies: [
                 "JWTKernel",
+                "JWTKernelRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -30,7 +30,7 @@ struct JWTK: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwtk",
         abstract: "Verify JWTs against trusted key sets (jwt-kernel).",
-        subcommands: [VerifyCommand.self, InspectCommand.self]
+        subcommands: [VerifyCommand.self, InspectCommand.self, JWKSCommand.self]
     )
 }
 

@@ -17,6 +17,8 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable.", valueName: "FILE"))
     var jwks: [String] = []
 
+    @OptionGroup var remote: RemoteKeyOptions
+
     @Option(name: .long, help: ArgumentHelp("Accepted issuer (exact match). Repeatable. Not given: iss is not checked.", valueName: "ISSUER"))
     var iss: [String] = []
 
@@ -48,14 +50,15 @@ struct VerifyCommand: ParsableCommand {
     var tokens: [String] = []
 
     func validate() throws {
-        guard !jwks.isEmpty else { throw ValidationError("at least one --jwks FILE is required") }
+        guard !jwks.isEmpty || remote.isConfigured else { throw ValidationError("at least one --jwks FILE (or --provider, --jwks-url, --issuer-config) is required") }
+        try remote.validate(hasKeyFiles: !jwks.isEmpty, issuers: iss)
         guard leeway >= 0 else { throw ValidationError("--leeway must be zero or more") }
         guard maxTokenSize > 0, maxTokenSize <= 1 << 30 else { throw ValidationError("--max-token-size must be between 1 and 1073741824") }
         guard require.count <= 64 else { throw ValidationError("at most 64 --require claims") }
     }
 
     func run() throws {
-        let verifier: JWTVerifier
+        let verifier: any TokenVerifying
         do {
             verifier = try makeVerifier()
         } catch let error as ConfigurationError {
@@ -85,7 +88,7 @@ struct VerifyCommand: ParsableCommand {
         if !allValid { throw ExitCode(1) }
     }
 
-    private func makeVerifier() throws -> JWTVerifier {
+    private func makeVerifier() throws -> any TokenVerifying {
         let keys = try KeySetFile.loadAll(jwks)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
@@ -101,6 +104,7 @@ struct VerifyCommand: ParsableCommand {
             algorithms: algorithms, issuers: iss, audiences: aud, leeway: leeway,
             requiredClaims: require, expectedType: typ, expectedNonce: nonce)
         let clock: any JWTClock = now.map { FixedClock($0) } ?? SystemClock()
+        if remote.isConfigured { return try remote.makeVerifier(base: policy, clock: clock, maxTokenSize: maxTokenSize) }
         return JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize)
     }
 }
