@@ -4,6 +4,8 @@ import Synchronization
 /// One issuer's refresh schedule and counters. Everything but the two atomics
 /// is read and written only under the refresher's lock; the atomics are what
 /// a verifying thread touches when it reports an unknown kid.
+// Safety: @unchecked because every `var` is read and written only under the refresher's lock
+// (RefresherSignal.withLock); verifying threads touch only the two atomics.
 final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     let issuer: String
     let source: any KeySource

@@ -17,6 +17,8 @@ import Glibc
 /// Threads: none until `start()`, which starts exactly one (call it after the
 /// host forks its workers). Without `start()`, the host or a test drives it by
 /// calling `refreshDue()`, on its own schedule and clock.
+// Safety: @unchecked because `states`, `thread` and `stopping` are read and written only under
+// `signal`'s lock; everything else is immutable.
 public final class KeyRefresher: @unchecked Sendable {
     public let store: KeyStore
     public let policy: RefreshPolicy

@@ -5,6 +5,8 @@ import Glibc
 /// The refresher's mutex and condition variable: the thread sleeps on it until
 /// its next deadline or until a verifying thread reports an unknown kid.
 /// pthread primitives, which ThreadSanitizer understands.
+// Safety: @unchecked because `signaled` is touched only with `mutex` held, and the pthread objects are
+// created in init and destroyed in deinit only.
 final class RefresherSignal: @unchecked Sendable {
     // Safety: allocated once, initialized before use, destroyed and freed in deinit only.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 import JWTKernelRemote
 
 /// `jwtk jwks FILE|URL`: what the kernel makes of a key set, one JSON line per key.
