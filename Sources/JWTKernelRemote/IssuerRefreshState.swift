@@ -57,6 +57,8 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
 
     /// Under the lock: the next moment something is due for this issuer.
     func deadline(cooldown: Double, maxStaleness: Double) -> Double {
+        // A fetch in flight on another thread signals when it ends.
+        if inFlight { return .infinity }
         var next = nextAttemptAt
         if unknownKidPending.load(ordering: .acquiring) { next = min(next, (lastAttemptAt ?? -.infinity) + cooldown) }
         if hasKeys, !isStale, let freshUntil { next = min(next, freshUntil) }

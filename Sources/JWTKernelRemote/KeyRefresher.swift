@@ -177,10 +177,13 @@ public final class KeyRefresher: @unchecked Sendable {
             return (s.etag, now)
         }
         let result: Result<(KeyFetch, JWKSet?), KeySourceError>
-        do {
+        do throws(KeySourceError) {
             let fetched = try s.source.fetch(ifNoneMatch: etag)
             if case .document(let bytes, _) = fetched {
                 result = .success((fetched, try KeyStore.parse(bytes)))
+            } else if etag == nil {
+                // "Not modified" is only meaningful for a document we hold.
+                throw KeySourceError(.badDocument, "not modified, but no document is held")
             } else {
                 result = .success((fetched, nil))
             }
@@ -220,6 +223,7 @@ public final class KeyRefresher: @unchecked Sendable {
             s.inFlight = false
             s.unknownKidPending.store(false, ordering: .releasing)
             expire(s, now: now)
+            signal.signalLocked()  // the thread recomputes its deadline (this fetch may have run on another thread)
         }
     }
 

@@ -46,6 +46,12 @@ final class RefresherSignal: @unchecked Sendable {
         }
     }
 
+    /// `signal()` for a caller that already holds the lock.
+    func signalLocked() {
+        signaled = true
+        pthread_cond_signal(condition)
+    }
+
     /// Sleeps up to `seconds` unless signaled; call with the lock held.
     func waitLocked(seconds: Double) {
         if signaled { signaled = false; return }

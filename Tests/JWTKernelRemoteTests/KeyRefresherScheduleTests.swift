@@ -133,6 +133,18 @@ final class KeyRefresherScheduleTests: XCTestCase {
         XCTAssertEqual(r.stats(issuer: RemoteKit.issuer)?.failures["http_status"], 1)
     }
 
+    func testNotModifiedWithoutAHeldDocumentIsAFailure() throws {
+        struct AlwaysNotModified: KeySource {
+            func fetch(ifNoneMatch etag: String?) throws(KeySourceError) -> KeyFetch { .notModified(KeyFreshness()) }
+        }
+        let r = KeyRefresher(store: store, clock: clock)
+        r.add(issuer: "https://odd.test", source: AlwaysNotModified())
+        XCTAssertEqual(r.refreshDue(), 1)
+        XCTAssertNil(store.keys(forIssuer: "https://odd.test"))
+        XCTAssertEqual(r.stats(issuer: "https://odd.test")?.failures["bad_document"], 1)
+        XCTAssertFalse(try XCTUnwrap(r.stats(issuer: "https://odd.test")).hasKeys)
+    }
+
     func testUnknownKidRefreshIsRateLimitedByTheCooldown() throws {
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]))
         let r = try refresher { $0.unknownKidCooldown = 30 }
