@@ -14,7 +14,8 @@ answered with one JSON line on stdout:
 A route: status (200), body (text), headers ({name: value}), etag (answers 304 to a
 matching If-None-Match), mode: "normal" | "hang" (sleep `seconds` before answering) |
 "close_mid" (announce the full length, send half the body, close) | "drip" (one
-byte every `seconds`) | "big" (a `size`-byte JSON body). The server exits when
+byte every `seconds`) | "big" (a `size`-byte JSON body). With `--tls CERT KEY` it
+serves HTTPS. The server exits when
 stdin closes, so it never outlives the test process.
 """
 import base64
@@ -22,6 +23,7 @@ import hashlib
 import hmac
 import json
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -129,6 +131,11 @@ def serve_commands(server):
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        # HTTPS with the given certificate and key (the tests make a throwaway self-signed pair).
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     sys.stdout.write("PORT %d\n" % server.server_address[1])
     sys.stdout.flush()
     threading.Thread(target=serve_commands, args=(server,), daemon=True).start()

@@ -10,10 +10,11 @@ final class LoopbackServer {
     private var buffered: [UInt8] = []
     private(set) var port = 0
 
-    init() throws {
+    /// `tls`: serve HTTPS with this certificate and key (PEM files).
+    init(tls: (certificate: String, key: String)? = nil) throws {
         let script = Bundle.module.url(forResource: "Server", withExtension: nil)!.appendingPathComponent("jwks_server.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
+        process.arguments = ["python3", script.path] + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -27,7 +28,7 @@ final class LoopbackServer {
 
     deinit { stop() }
 
-    func url(_ path: String, host: String = "127.0.0.1") -> String { "http://\(host):\(port)\(path)" }
+    func url(_ path: String, host: String = "127.0.0.1", scheme: String = "http") -> String { "\(scheme)://\(host):\(port)\(path)" }
 
     func stop() {
         guard process.isRunning else { return }
