@@ -93,7 +93,21 @@ public final class KeyRefresher: @unchecked Sendable {
     /// Wakes the thread to re-read the clock (tests that move an injected clock).
     public func wake() { signal.signal() }
 
+    /// The refresher thread's name, as `ps -L` and /proc/PID/task/TID/comm show it.
+    public static let threadName = "jwtk-refresh"
+
+    /// Names the calling thread through procfs (`pthread_setname_np` is a GNU
+    /// extension the Glibc module does not show; `prctl` is variadic). Best effort.
+    private static func nameCurrentThread() {
+        let fd = open("/proc/thread-self/comm", O_WRONLY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var name = Array(threadName.utf8)
+        _ = write(fd, &name, name.count)
+    }
+
     private func runLoop() {
+        Self.nameCurrentThread()
         while true {
             refreshDue()
             let done: Bool = signal.withLock {

@@ -32,22 +32,29 @@ final class KeyRefresherThreadTests: XCTestCase {
         return r
     }
 
+    /// Threads of this process named like the refresher's (other threads come and go: Dispatch, XCTest).
+    func refresherThreads() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").filter { tid in
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == KeyRefresher.threadName
+        }.count
+    }
+
     func testNoThreadAndNoFetchUntilStarted() throws {
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]))
-        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
         let r = KeyRefresher(store: store)
         r.add(issuer: RemoteKit.issuer, source: try HTTPKeySource(url: server.url("/jwks")))
         usleep(300_000)
         XCTAssertEqual(server.requests("/jwks"), 0)
         XCTAssertFalse(r.isRunning)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count, before)
+        XCTAssertEqual(try refresherThreads(), 0)
         r.start()
         r.start()
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count, before + 1)
         XCTAssertTrue(RemoteKit.eventually(3) { self.store.keys(forIssuer: RemoteKit.issuer) != nil })
+        XCTAssertEqual(try refresherThreads(), 1, "exactly one thread, however often start() is called")
         r.stop()
         XCTAssertFalse(r.isRunning)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count, before)
+        XCTAssertEqual(try refresherThreads(), 0)
     }
 
     func testRotationIsPickedUpWithinOneCooldownAndRemovedKeyStopsVerifying() throws {
