@@ -7,10 +7,15 @@ import XCTest
 final class KeyRefresherScheduleTests: XCTestCase {
     var server: LoopbackServer!
     let clock = ManualClock()
-    let store = KeyStore()
+    /// Released in tearDown: XCTest keeps every test case alive until exit, and LeakSanitizer would
+    /// report the keys a kept store holds (HMAC secrets sit in enum payloads it cannot trace).
+    var store: KeyStore! = KeyStore()
 
     override func setUpWithError() throws { server = try LoopbackServer() }
-    override func tearDown() { server.stop() }
+    override func tearDown() {
+        server.stop()
+        store = nil
+    }
 
     func refresher(_ configure: (inout RefreshPolicy) -> Void = { _ in }) throws -> KeyRefresher {
         var policy = RefreshPolicy()

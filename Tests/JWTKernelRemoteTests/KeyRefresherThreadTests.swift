@@ -8,13 +8,16 @@ import XCTest
 /// keep verifying without waiting.
 final class KeyRefresherThreadTests: XCTestCase {
     var server: LoopbackServer!
-    let store = KeyStore()
+    /// Released in tearDown (see KeyRefresherScheduleTests.store).
+    var store: KeyStore! = KeyStore()
     var refresher: KeyRefresher?
 
     override func setUpWithError() throws { server = try LoopbackServer() }
     override func tearDown() {
         refresher?.stop()
+        refresher = nil
         server.stop()
+        store = nil
     }
 
     func start(cooldown: Double, timeout: Double = 2, _ configure: (inout RefreshPolicy) -> Void = { _ in }) throws -> KeyRefresher {
