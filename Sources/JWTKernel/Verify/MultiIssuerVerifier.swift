@@ -86,7 +86,7 @@ public final class MultiIssuerVerifier: Sendable {
                 throw JWTError(.malformed, "segment is not canonical base64url")
             }
             let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
-            let claims = try RegisteredClaims.read(payload, required: [])
+            let claims = try RegisteredClaims.read(payload, required: [], requiredNames: [])
             guard let iss = claims.iss else { throw JWTError(.missingClaim, "iss is required to choose the issuer's keys") }
             let bytes = scratch.assumingMemoryBound(to: UInt8.self)
             if !iss.escaped, !hasTemplates {
