@@ -165,7 +165,7 @@ public final class KeyRefresher: @unchecked Sendable {
 
     /// Under the lock: stale past freshness, withdrawn past max staleness.
     private func expire(_ s: IssuerRefreshState, now: Double) {
-        guard s.hasKeys, let lastSuccess = s.lastSuccessAt else { return }
+        guard !s.inFlight, s.hasKeys, let lastSuccess = s.lastSuccessAt else { return }
         if now >= lastSuccess + policy.maxStaleness {
             s.hasKeys = false
             s.isStale = false
@@ -204,18 +204,26 @@ public final class KeyRefresher: @unchecked Sendable {
         } catch {
             result = .failure(error)
         }
+        // Published outside the refresher's lock, so the replaced keys are never freed under it (a verifying
+        // thread reporting an unknown kid takes that lock). No lock needed: this issuer is in flight, so
+        // expire() and every other fetch leave it alone until the bookkeeping below.
+        if case .success(let (_, keys)) = result {
+            if let keys {
+                store.publish(s.localKeys.map(keys.merging) ?? keys, forIssuer: s.issuer)
+            } else {
+                store.setStale(false, forIssuer: s.issuer)  // a 304 renews the keys held
+            }
+        }
         signal.withLock {
             let now = max(clock.now(), start)
             switch result {
             case .success(let (fetched, keys)):
                 if let keys {
-                    store.publish(s.localKeys.map(keys.merging) ?? keys, forIssuer: s.issuer)
                     s.stats.keysLoaded = keys.keys.count
                     s.stats.keysRejected = keys.rejected.count
                     s.stats.rejectedReasons = keys.rejected.map(\.description)
                 } else {
                     s.stats.notModified += 1
-                    if s.isStale { store.setStale(false, forIssuer: s.issuer) }
                 }
                 let lifetime = policy.lifetime(fetched.freshness.maxAge)
                 s.etag = fetched.freshness.etag ?? (keys == nil ? s.etag : nil)
