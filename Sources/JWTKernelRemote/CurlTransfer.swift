@@ -1,5 +1,5 @@
-import JWTKernel
 import CCurl
+import JWTKernel
 
 /// One HTTP GET through a fresh curl easy handle (never shared between
 /// threads, freed before returning). Redirects are not followed here: the
@@ -22,7 +22,9 @@ struct CurlTransfer {
         init(cap: Int) { self.cap = cap }
     }
 
-    static func get(_ url: FetchURL, etag: String?, _ config: HTTPKeySourceConfiguration) throws(KeySourceError) -> Response {
+    static func get(
+        _ url: FetchURL, etag: String?, _ config: HTTPKeySourceConfiguration
+    ) throws(KeySourceError) -> Response {
         guard CurlGlobal.ready else { throw KeySourceError(.other, "libcurl could not be initialized") }
         guard let handle = curl_easy_init() else { throw KeySourceError(.other, "libcurl could not create a handle") }
         defer { curl_easy_cleanup(handle) }
@@ -82,7 +84,7 @@ struct CurlTransfer {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return KeySourceError(.connect, text)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR:
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR:
             return KeySourceError(.tls, text)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_BAD_CONTENT_ENCODING:
             return KeySourceError(.truncated, text)

@@ -1,5 +1,5 @@
-import JWTKernel
 import CCurl
+import JWTKernel
 
 /// A key URL checked before any request: http(s) only, HTTPS unless the host
 /// is loopback or plain HTTP was explicitly allowed. Parsed with curl's own URL
@@ -50,7 +50,7 @@ struct FetchURL: Sendable, Equatable {
             return String(validatingCString: out)
         }
         guard let scheme = part(CURLUPART_SCHEME)?.lowercased(), let host = part(CURLUPART_HOST)?.lowercased(),
-              let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) })
+            let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) })
         else { return nil }
         return (scheme, host, port)
     }

@@ -1,4 +1,5 @@
 import JWTKernel
+
 /// A key source over HTTP(S): a JWKS, a single JWK, or the Google/Firebase
 /// `{kid: PEM}` certificate map (the store's parser tells them apart).
 ///
@@ -12,7 +13,9 @@ public final class HTTPKeySource: KeySource, CustomStringConvertible {
     private let target: FetchURL
 
     /// Refuses URLs that could never be fetched under `configuration`.
-    public init(url: String, configuration: HTTPKeySourceConfiguration = HTTPKeySourceConfiguration()) throws(KeySourceError) {
+    public init(
+        url: String, configuration: HTTPKeySourceConfiguration = HTTPKeySourceConfiguration()
+    ) throws(KeySourceError) {
         self.url = url
         self.configuration = configuration
         self.target = try FetchURL(url, allowInsecureHTTP: configuration.allowInsecureHTTP)

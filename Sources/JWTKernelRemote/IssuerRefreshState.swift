@@ -41,7 +41,8 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     /// report wakes the refresher; later ones, until that refresh is done, are
     /// only counted.
     func unknownKid() {
-        if unknownKidPending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+        if unknownKidPending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        {
             signal.signal()
         } else {
             unknownKidSuppressed.increment()

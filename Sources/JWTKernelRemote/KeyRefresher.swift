@@ -1,4 +1,5 @@
 import JWTKernel
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,10 @@ public final class KeyRefresher: @unchecked Sendable {
     private var thread: pthread_t?
     private var stopping = false
 
-    public init(store: KeyStore, policy: RefreshPolicy = RefreshPolicy(), clock: any RefreshClock = MonotonicClock(),
-                wallClock: any JWTClock = SystemClock()) {
+    public init(
+        store: KeyStore, policy: RefreshPolicy = RefreshPolicy(), clock: any RefreshClock = MonotonicClock(),
+        wallClock: any JWTClock = SystemClock()
+    ) {
         self.store = store
         self.policy = policy
         self.clock = clock
@@ -45,7 +48,8 @@ public final class KeyRefresher: @unchecked Sendable {
     /// (a locally configured secret) are published at once and merged into
     /// every fetched set.
     public func add(issuer: String, source: any KeySource, localKeys: JWKSet? = nil) {
-        let state = IssuerRefreshState(issuer: issuer, source: source, localKeys: localKeys, signal: signal, now: clock.now())
+        let state = IssuerRefreshState(
+            issuer: issuer, source: source, localKeys: localKeys, signal: signal, now: clock.now())
         signal.withLock {
             states.removeAll { $0.issuer == issuer }
             states.append(state)
@@ -67,11 +71,13 @@ public final class KeyRefresher: @unchecked Sendable {
             var id = pthread_t()
             // Safety: the retained reference is released by the thread when its loop ends.
             let context = Unmanaged.passRetained(self).toOpaque()
-            let started = pthread_create(&id, nil, { raw in
-                guard let raw else { return nil }
-                Unmanaged<KeyRefresher>.fromOpaque(raw).takeRetainedValue().runLoop()
-                return nil
-            }, context)
+            let started = pthread_create(
+                &id, nil,
+                { raw in
+                    guard let raw else { return nil }
+                    Unmanaged<KeyRefresher>.fromOpaque(raw).takeRetainedValue().runLoop()
+                    return nil
+                }, context)
             if started == 0 { thread = id } else { Unmanaged<KeyRefresher>.fromOpaque(context).release() }
         }
     }
@@ -113,7 +119,9 @@ public final class KeyRefresher: @unchecked Sendable {
             let done: Bool = signal.withLock {
                 if stopping { return true }
                 let now = clock.now()
-                let next = states.map { $0.deadline(cooldown: policy.unknownKidCooldown, maxStaleness: policy.maxStaleness) }.min()
+                let next = states.map {
+                    $0.deadline(cooldown: policy.unknownKidCooldown, maxStaleness: policy.maxStaleness)
+                }.min()
                 let wait = min(max(0, (next ?? .infinity) - now), policy.maxIdleWait)
                 if wait > 0 { signal.waitLocked(seconds: wait) }
                 return stopping
@@ -156,7 +164,9 @@ public final class KeyRefresher: @unchecked Sendable {
         signal.withLock {
             let now = clock.now()
             for s in states { expire(s, now: now) }
-            guard let s = states.first(where: { $0.isDue(now: now, cooldown: policy.unknownKidCooldown) }) else { return nil }
+            guard let s = states.first(where: { $0.isDue(now: now, cooldown: policy.unknownKidCooldown) }) else {
+                return nil
+            }
             s.inFlight = true
             let scheduled = now >= s.nextAttemptAt
             return (s, !scheduled)
@@ -171,7 +181,11 @@ public final class KeyRefresher: @unchecked Sendable {
             s.isStale = false
             s.etag = nil
             s.stats.lastError = "keys withdrawn: no successful refresh for \(Int(policy.maxStaleness)) s"
-            if let local = s.localKeys { store.publish(local, forIssuer: s.issuer) } else { store.withdrawKeys(forIssuer: s.issuer) }
+            if let local = s.localKeys {
+                store.publish(local, forIssuer: s.issuer)
+            } else {
+                store.withdrawKeys(forIssuer: s.issuer)
+            }
         } else if let fresh = s.freshUntil, now >= fresh, !s.isStale {
             s.isStale = true
             store.setStale(true, forIssuer: s.issuer)

@@ -7,7 +7,8 @@ import JWTKernelRemote
 struct JWKSCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwks",
-        abstract: "List the keys of a key set (file or URL): kid, type, algorithms, size, RFC 7638 thumbprint, or why refused.",
+        abstract:
+            "List the keys of a key set (file or URL): kid, type, algorithms, size, RFC 7638 thumbprint, or why refused.",
         discussion: """
             One JSON object per key on stdout. Exit status: 0 at least one key is usable, 1 none is, 2 the
             document cannot be read or is not a key set. URLs are fetched like the refresher does (https, or
@@ -84,7 +85,8 @@ enum KeyListing {
             switch type {
             case .rsa(let bits)?: text += ",\"kty\":\"RSA\",\"crv\":null,\"bits\":\(bits)"
             case .ec(let curve)?: text += ",\"kty\":\"EC\",\"crv\":\"\(curve.rawValue)\",\"bits\":\(Self.bits(curve))"
-            case .okp(let curve)?: text += ",\"kty\":\"OKP\",\"crv\":\"\(curve.rawValue)\",\"bits\":\(curve == .ed25519 ? 256 : 456)"
+            case .okp(let curve)?:
+                text += ",\"kty\":\"OKP\",\"crv\":\"\(curve.rawValue)\",\"bits\":\(curve == .ed25519 ? 256 : 456)"
             case .oct(let n)?: text += ",\"kty\":\"oct\",\"crv\":null,\"bits\":\(n * 8)"
             case nil: text += ",\"kty\":null"
             }
@@ -106,7 +108,9 @@ enum KeyListing {
 
     static func entries(of bytes: [UInt8]) throws -> [Entry] {
         let document: JSONValue
-        do { document = try JSONValue.parse(bytes) } catch { throw DocumentError(description: "not valid JSON: \(error.message)") }
+        do { document = try JSONValue.parse(bytes) } catch {
+            throw DocumentError(description: "not valid JSON: \(error.message)")
+        }
         var entries: [Entry] = []
         if let list = document["keys"] {
             guard let keys = list.arrayValue else { throw DocumentError(description: "\"keys\" is not an array") }
@@ -114,11 +118,13 @@ enum KeyListing {
         } else if document["kty"] != nil {
             entries.append(entry(jwk: document, index: 0))
         } else if let members = document.objectValue, !members.isEmpty,
-                  members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true }) {
+            members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true })
+        {
             for member in members {
                 do {
                     let key = try VerificationKey(pem: member.value.stringValue ?? "", kid: member.name)
-                    entries.append(Entry(kid: member.name, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue)))
+                    entries.append(
+                        Entry(kid: member.name, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue)))
                 } catch {
                     entries.append(Entry(kid: member.name, refusal: error.reason))
                 }
@@ -131,7 +137,8 @@ enum KeyListing {
             for i in entries.indices where entries[i].refusal == nil {
                 let kid = entries[i].kid
                 if !set.keys.contains(where: { $0.kid == kid }),
-                   let why = set.rejected.last(where: { $0.kid == kid }) {
+                    let why = set.rejected.last(where: { $0.kid == kid })
+                {
                     entries[i].refusal = why.reason
                 }
             }
@@ -143,8 +150,9 @@ enum KeyListing {
         let kid = jwk["kid"]?.stringValue
         do {
             let key = try VerificationKey(jwk: jwk)
-            return Entry(kid: kid, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue),
-                         thumbprint: JWKThumbprint.sha256(jwk))
+            return Entry(
+                kid: kid, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue),
+                thumbprint: JWKThumbprint.sha256(jwk))
         } catch {
             return Entry(kid: kid ?? error.kid, refusal: error.reason)
         }

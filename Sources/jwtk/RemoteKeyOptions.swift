@@ -8,16 +8,30 @@ import JWTKernelRemote
 /// of several issuers. Keys are fetched once, before the first token, on the
 /// calling thread (the refresher's thread is never started by the CLI).
 struct RemoteKeyOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Provider preset: apple, google, firebase, facebook, line, microsoft. --aud is its client/app/project/channel ID.", valueName: "NAME"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Provider preset: apple, google, firebase, facebook, line, microsoft. --aud is its client/app/project/channel ID.",
+            valueName: "NAME"))
     var provider: String?
 
-    @Option(name: .long, help: ArgumentHelp("Microsoft tenant ID for --provider microsoft (none: multi-tenant, iss checked against tid).", valueName: "TENANT"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Microsoft tenant ID for --provider microsoft (none: multi-tenant, iss checked against tid).",
+            valueName: "TENANT"))
     var tenant: String?
 
-    @Option(name: .customLong("jwks-url"), help: ArgumentHelp("Fetch the key set of the one --iss from this URL.", valueName: "URL"))
+    @Option(
+        name: .customLong("jwks-url"),
+        help: ArgumentHelp("Fetch the key set of the one --iss from this URL.", valueName: "URL"))
     var jwksURL: String?
 
-    @Option(name: .customLong("issuer-config"), help: ArgumentHelp("JSON file listing issuers: {\"issuers\":[{\"issuer\":..,\"jwks_url\":..,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..]}]}.", valueName: "FILE"))
+    @Option(
+        name: .customLong("issuer-config"),
+        help: ArgumentHelp(
+            "JSON file listing issuers: {\"issuers\":[{\"issuer\":..,\"jwks_url\":..,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..]}]}.",
+            valueName: "FILE"))
     var issuerConfig: String?
 
     @Option(name: .customLong("fetch-timeout"), help: ArgumentHelp("Seconds for each key fetch.", valueName: "SECONDS"))
@@ -28,9 +42,13 @@ struct RemoteKeyOptions: ParsableArguments {
     func validate(hasKeyFiles: Bool, issuers: [String]) throws {
         let given = [provider != nil, jwksURL != nil, issuerConfig != nil].filter { $0 }.count
         guard given <= 1 else { throw ValidationError("use one of --provider, --jwks-url, --issuer-config") }
-        guard !(given == 1 && hasKeyFiles) else { throw ValidationError("--jwks files cannot be combined with fetched keys") }
+        guard !(given == 1 && hasKeyFiles) else {
+            throw ValidationError("--jwks files cannot be combined with fetched keys")
+        }
         if jwksURL != nil, issuers.count != 1 { throw ValidationError("--jwks-url needs exactly one --iss") }
-        guard fetchTimeout > 0, fetchTimeout <= 600 else { throw ValidationError("--fetch-timeout must be between 0 and 600") }
+        guard fetchTimeout > 0, fetchTimeout <= 600 else {
+            throw ValidationError("--fetch-timeout must be between 0 and 600")
+        }
     }
 
     /// Fetches every issuer's keys once and builds the verifier. `base` carries
@@ -71,8 +89,9 @@ struct RemoteKeyOptions: ParsableArguments {
         config.totalTimeout = fetchTimeout
         for source in sources {
             do {
-                refresher.add(issuer: source.keyIssuer, source: try HTTPKeySource(url: source.url, configuration: config),
-                              localKeys: source.localKeys)
+                refresher.add(
+                    issuer: source.keyIssuer, source: try HTTPKeySource(url: source.url, configuration: config),
+                    localKeys: source.localKeys)
             } catch {
                 throw ConfigurationError("\(source.url): \(error)")
             }
@@ -84,7 +103,8 @@ struct RemoteKeyOptions: ParsableArguments {
                 FileHandle.standardError.write(Data("jwtk: warning: keys for \(stats.issuer): \(error)\n".utf8))
             }
             for reason in stats.rejectedReasons {
-                FileHandle.standardError.write(Data("jwtk: warning: keys for \(stats.issuer): skipped \(reason)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("jwtk: warning: keys for \(stats.issuer): skipped \(reason)\n".utf8))
             }
             if store.keys(forIssuer: stats.issuer) != nil { loaded += 1 }
         }
@@ -93,15 +113,20 @@ struct RemoteKeyOptions: ParsableArguments {
     }
 
     static func preset(_ name: String, audiences: [String], tenant: String?) throws -> ProviderPreset {
-        guard !audiences.isEmpty else { throw ConfigurationError("--provider \(name) needs --aud (its client, app, project or channel ID)") }
+        guard !audiences.isEmpty else {
+            throw ConfigurationError("--provider \(name) needs --aud (its client, app, project or channel ID)")
+        }
         switch name {
         case "apple": return .apple(audience: audiences)
         case "google": return .google(clientIDs: audiences)
         case "firebase": return .firebase(projectID: audiences[0])
         case "facebook": return .facebook(appIDs: audiences)
         case "line": return try .line(channelID: audiences[0])
-        case "microsoft": return tenant.map { .microsoft(tenantID: $0, clientIDs: audiences) } ?? .microsoftMultiTenant(clientIDs: audiences)
-        default: throw ConfigurationError("unknown provider \(name) (apple, google, firebase, facebook, line, microsoft)")
+        case "microsoft":
+            return tenant.map { .microsoft(tenantID: $0, clientIDs: audiences) }
+                ?? .microsoftMultiTenant(clientIDs: audiences)
+        default:
+            throw ConfigurationError("unknown provider \(name) (apple, google, firebase, facebook, line, microsoft)")
         }
     }
 
@@ -112,7 +137,9 @@ struct RemoteKeyOptions: ParsableArguments {
         if let nonce = base.expectedNonce { policy.expectedNonce = nonce }
         if let typ = base.expectedType { policy.expectedType = typ }
         policy.requiredClaims += base.requiredClaims.filter { !policy.requiredClaims.contains($0) }
-        if base.algorithms != .all { policy.algorithms = AlgorithmSet(policy.algorithms.algorithms.filter { base.algorithms.contains($0) }) }
+        if base.algorithms != .all {
+            policy.algorithms = AlgorithmSet(policy.algorithms.algorithms.filter { base.algorithms.contains($0) })
+        }
         return policy
     }
 }
@@ -129,9 +156,11 @@ enum IssuerConfigFile {
     }
 
     static func load(_ path: String) throws -> [Item] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigurationError("\(path): cannot read the issuer configuration") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("\(path): cannot read the issuer configuration")
+        }
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let list = root["issuers"] as? [[String: Any]], !list.isEmpty
+            let list = root["issuers"] as? [[String: Any]], !list.isEmpty
         else { throw ConfigurationError("\(path): expected {\"issuers\": [ ... ]} with at least one issuer") }
         return try list.enumerated().map { (i, object) in
             var item = Item()
@@ -143,7 +172,9 @@ enum IssuerConfigFile {
             if let names = object["algorithms"] as? [String] {
                 var set: AlgorithmSet = []
                 for name in names {
-                    guard let alg = JWTAlgorithm(rawValue: name) else { throw ConfigurationError("\(path): issuer #\(i + 1): unknown algorithm \(name)") }
+                    guard let alg = JWTAlgorithm(rawValue: name) else {
+                        throw ConfigurationError("\(path): issuer #\(i + 1): unknown algorithm \(name)")
+                    }
                     set.insert(AlgorithmSet([alg]))
                 }
                 item.algorithms = set

@@ -89,7 +89,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func makeVerifier() throws -> any TokenVerifying {
-        let keys = try KeySetFile.loadAll(jwks)
+        let keys = remote.isConfigured ? JWKSet(keys: []) : try KeySetFile.loadAll(jwks)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
             algorithms = []

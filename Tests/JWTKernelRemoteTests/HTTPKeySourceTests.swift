@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import JWTKernel
 @testable import JWTKernelRemote
 
@@ -9,26 +10,36 @@ final class HTTPKeySourceTests: XCTestCase {
     override func setUpWithError() throws { server = try LoopbackServer() }
     override func tearDown() { server.stop() }
 
-    func source(_ path: String = "/jwks", configure: (inout HTTPKeySourceConfiguration) -> Void = { _ in }) throws -> HTTPKeySource {
+    func source(
+        _ path: String = "/jwks", configure: (inout HTTPKeySourceConfiguration) -> Void = { _ in }
+    ) throws -> HTTPKeySource {
         var config = HTTPKeySourceConfiguration()
         config.totalTimeout = 2
         configure(&config)
         return try HTTPKeySource(url: server.url(path), configuration: config)
     }
 
-    func expectFailure(_ reason: KeySourceError.Reason, _ source: HTTPKeySource, file: StaticString = #filePath, line: UInt = #line) {
+    func expectFailure(
+        _ reason: KeySourceError.Reason, _ source: HTTPKeySource, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try source.fetch(ifNoneMatch: nil), file: file, line: line) { error in
             XCTAssertEqual((error as? KeySourceError)?.reason, reason, "\(error)", file: file, line: line)
         }
     }
 
     func testFetchesDocumentWithMaxAgeAndETagThenNotModified() throws {
-        server.serve("/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "public, max-age=1234, must-revalidate"], etag: "\"e1\"")
+        server.serve(
+            "/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "public, max-age=1234, must-revalidate"],
+            etag: "\"e1\"")
         let source = try source()
-        guard case .document(let body, let freshness) = try source.fetch(ifNoneMatch: nil) else { return XCTFail("expected a document") }
+        guard case .document(let body, let freshness) = try source.fetch(ifNoneMatch: nil) else {
+            return XCTFail("expected a document")
+        }
         XCTAssertEqual(try KeyStore.parse(body).keys.map(\.kid), ["k1"])
         XCTAssertEqual(freshness, KeyFreshness(maxAge: 1234, etag: "\"e1\""))
-        guard case .notModified(let again) = try source.fetch(ifNoneMatch: "\"e1\"") else { return XCTFail("expected 304") }
+        guard case .notModified(let again) = try source.fetch(ifNoneMatch: "\"e1\"") else {
+            return XCTFail("expected 304")
+        }
         XCTAssertEqual(again.etag, "\"e1\"")
         XCTAssertEqual(again.maxAge, 1234)
         XCTAssertEqual(server.conditionalHeaders("/jwks"), [nil, "\"e1\""])
@@ -43,7 +54,12 @@ final class HTTPKeySourceTests: XCTestCase {
         let big = try source("/big")
         let t = try RemoteKit.elapsed { expectFailure(.tooLarge, big) }
         XCTAssertLessThan(t, 2)
-        server.set("/chunky", ["status": 200, "body": String(repeating: " ", count: 2000) + "{}", "headers": ["Content-Type": "application/json"]])
+        server.set(
+            "/chunky",
+            [
+                "status": 200, "body": String(repeating: " ", count: 2000) + "{}",
+                "headers": ["Content-Type": "application/json"],
+            ])
         expectFailure(.tooLarge, try source("/chunky") { $0.maxResponseBytes = 1000 })
         server.set("/cut", ["mode": "close_mid", "body": RemoteKit.jwks(["k1", "k2", "k3"])])
         expectFailure(.truncated, try source("/cut"))
@@ -62,8 +78,11 @@ final class HTTPKeySourceTests: XCTestCase {
     func testRedirectsOnlyWithinTheSameOrigin() throws {
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]))
         server.set("/same", ["status": 302, "body": "", "headers": ["Location": "/jwks"]])
-        guard case .document = try source("/same").fetch(ifNoneMatch: nil) else { return XCTFail("same-origin redirect not followed") }
-        server.set("/other", ["status": 302, "body": "", "headers": ["Location": server.url("/jwks", host: "localhost")]])
+        guard case .document = try source("/same").fetch(ifNoneMatch: nil) else {
+            return XCTFail("same-origin redirect not followed")
+        }
+        server.set(
+            "/other", ["status": 302, "body": "", "headers": ["Location": server.url("/jwks", host: "localhost")]])
         expectFailure(.redirect, try source("/other"))
         server.set("/loop", ["status": 302, "body": "", "headers": ["Location": "/loop"]])
         expectFailure(.redirect, try source("/loop"))

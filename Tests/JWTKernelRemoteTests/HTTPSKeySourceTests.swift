@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import JWTKernel
 @testable import JWTKernelRemote
 
@@ -14,9 +15,11 @@ final class HTTPSKeySourceTests: XCTestCase {
         let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
-                             "-keyout", key, "-out", cert]
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1",
+            "-keyout", key, "-out", cert,
+        ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         do { try openssl.run() } catch { throw XCTSkip("openssl command not available: \(error)") }
@@ -36,10 +39,13 @@ final class HTTPSKeySourceTests: XCTestCase {
 
         config.caFile = cert
         let trusted = try HTTPKeySource(url: server.url("/jwks", scheme: "https"), configuration: config)
-        guard case .document(let body, _) = try trusted.fetch(ifNoneMatch: nil) else { return XCTFail("expected the key set") }
+        guard case .document(let body, _) = try trusted.fetch(ifNoneMatch: nil) else {
+            return XCTFail("expected the key set")
+        }
         XCTAssertEqual(try KeyStore.parse(body).keys.map(\.kid), ["k1"])
 
-        let wrongName = try HTTPKeySource(url: server.url("/jwks", host: "localhost", scheme: "https"), configuration: config)
+        let wrongName = try HTTPKeySource(
+            url: server.url("/jwks", host: "localhost", scheme: "https"), configuration: config)
         XCTAssertThrowsError(try wrongName.fetch(ifNoneMatch: nil)) { error in
             XCTAssertEqual((error as? KeySourceError)?.reason, .tls, "\(error)")
         }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import JWTKernel
 @testable import JWTKernelRemote
 
@@ -23,13 +24,16 @@ final class KeyRefresherScheduleTests: XCTestCase {
         let refresher = KeyRefresher(store: store, policy: policy, clock: clock)
         var config = HTTPKeySourceConfiguration()
         config.totalTimeout = 1
-        refresher.add(issuer: RemoteKit.issuer, source: try HTTPKeySource(url: server.url("/jwks"), configuration: config))
+        refresher.add(
+            issuer: RemoteKit.issuer, source: try HTTPKeySource(url: server.url("/jwks"), configuration: config))
         return refresher
     }
 
     func testMaxAgeIsClampedAndRefreshHappensAheadOfExpiryWithETag() throws {
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "max-age=100"], etag: "\"v1\"")
-        let r = try refresher { $0.minMaxAge = 60; $0.maxMaxAge = 3600; $0.refreshAheadFraction = 0.8 }
+        let r = try refresher {
+            $0.minMaxAge = 60; $0.maxMaxAge = 3600; $0.refreshAheadFraction = 0.8
+        }
         let verifier = RemoteKit.verifier(store)
         let token = RemoteKit.token(server, kid: "k1")
         XCTAssertEqual(verifier.check(token)?.code, .keysUnavailable, "nothing fetched before the first refresh")
@@ -48,26 +52,32 @@ final class KeyRefresherScheduleTests: XCTestCase {
         XCTAssertNil(verifier.check(token))
 
         // max-age above the range is clamped down, below it up.
-        server.serve("/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "max-age=999999"], etag: "\"v2\"")
+        server.serve(
+            "/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "max-age=999999"], etag: "\"v2\"")
         clock.advance(100)
         XCTAssertEqual(r.refreshDue(), 1)
-        XCTAssertEqual(try XCTUnwrap(r.stats(issuer: RemoteKit.issuer)?.nextAttemptAt) - clock.now(), 3600 * 0.8, accuracy: 0.01)
+        XCTAssertEqual(
+            try XCTUnwrap(r.stats(issuer: RemoteKit.issuer)?.nextAttemptAt) - clock.now(), 3600 * 0.8, accuracy: 0.01)
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "no-store"], etag: "\"v3\"")
         clock.advance(3600)
         XCTAssertEqual(r.refreshDue(), 1)
-        XCTAssertEqual(try XCTUnwrap(r.stats(issuer: RemoteKit.issuer)?.nextAttemptAt) - clock.now(), 60 * 0.8, accuracy: 0.01)
+        XCTAssertEqual(
+            try XCTUnwrap(r.stats(issuer: RemoteKit.issuer)?.nextAttemptAt) - clock.now(), 60 * 0.8, accuracy: 0.01)
     }
 
     func testDefaultLifetimeWithoutCacheControlIsTenMinutes() throws {
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]))
         let r = try refresher()
         XCTAssertEqual(r.refreshDue(), 1)
-        XCTAssertEqual(try XCTUnwrap(r.stats(issuer: RemoteKit.issuer)?.nextAttemptAt) - clock.now(), 600 * 0.8, accuracy: 0.01)
+        XCTAssertEqual(
+            try XCTUnwrap(r.stats(issuer: RemoteKit.issuer)?.nextAttemptAt) - clock.now(), 600 * 0.8, accuracy: 0.01)
     }
 
     func testFailuresKeepLastGoodKeysThenStaleThenWithdrawnWithBackoff() throws {
         server.serve("/jwks", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "max-age=100"])
-        let r = try refresher { $0.minMaxAge = 10; $0.maxStaleness = 1000; $0.initialBackoff = 2; $0.maxBackoff = 16 }
+        let r = try refresher {
+            $0.minMaxAge = 10; $0.maxStaleness = 1000; $0.initialBackoff = 2; $0.maxBackoff = 16
+        }
         let verifier = RemoteKit.verifier(store)
         let token = RemoteKit.token(server, kid: "k1")
         XCTAssertEqual(r.refreshDue(), 1)
@@ -100,8 +110,10 @@ final class KeyRefresherScheduleTests: XCTestCase {
         XCTAssertEqual(r.stats(issuer: RemoteKit.issuer)?.staleServed, 2)
 
         // Garbage of every kind changes nothing.
-        for route: [String: Any] in [["status": 200, "body": "not json"], ["status": 200, "body": #"{"keys":[]}"#],
-                                     ["mode": "big", "size": 2 * 1024 * 1024], ["mode": "close_mid", "body": RemoteKit.jwks(["k1", "k2"])]] {
+        for route: [String: Any] in [
+            ["status": 200, "body": "not json"], ["status": 200, "body": #"{"keys":[]}"#],
+            ["mode": "big", "size": 2 * 1024 * 1024], ["mode": "close_mid", "body": RemoteKit.jwks(["k1", "k2"])],
+        ] {
             server.set("/jwks", route)
             clock.advance(16)
             XCTAssertEqual(r.refreshDue(), 1)
@@ -162,7 +174,8 @@ final class KeyRefresherScheduleTests: XCTestCase {
         clock.advance(30)
         XCTAssertEqual(r.refreshDue(), 1)
         XCTAssertNil(verifier.check(rotated))
-        XCTAssertEqual(verifier.check(RemoteKit.token(server, kid: "k1"))?.code, .unknownKid, "removed key stops verifying")
+        XCTAssertEqual(
+            verifier.check(RemoteKit.token(server, kid: "k1"))?.code, .unknownKid, "removed key stops verifying")
         for i in 0..<100 { _ = verifier.check(RemoteKit.unsignedToken(kid: "random\(i)")) }
         clock.advance(29)
         XCTAssertEqual(r.refreshDue(), 0)

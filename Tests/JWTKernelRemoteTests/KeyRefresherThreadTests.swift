@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import JWTKernel
 @testable import JWTKernelRemote
 
@@ -20,7 +21,9 @@ final class KeyRefresherThreadTests: XCTestCase {
         store = nil
     }
 
-    func start(cooldown: Double, timeout: Double = 2, _ configure: (inout RefreshPolicy) -> Void = { _ in }) throws -> KeyRefresher {
+    func start(
+        cooldown: Double, timeout: Double = 2, _ configure: (inout RefreshPolicy) -> Void = { _ in }
+    ) throws -> KeyRefresher {
         var policy = RefreshPolicy()
         policy.unknownKidCooldown = cooldown
         policy.maxIdleWait = 0.2
@@ -87,7 +90,9 @@ final class KeyRefresherThreadTests: XCTestCase {
         var worstKnown = 0.0
         let elapsed = RemoteKit.elapsed {
             for i in 0..<10_000 {
-                XCTAssertEqual(verifier.check(RemoteKit.unsignedToken(kid: "rnd\(UInt64.random(in: 0...UInt64.max))"))?.code, .unknownKid)
+                XCTAssertEqual(
+                    verifier.check(RemoteKit.unsignedToken(kid: "rnd\(UInt64.random(in: 0...UInt64.max))"))?.code,
+                    .unknownKid)
                 if i % 100 == 0 {
                     let t = RemoteKit.elapsed { XCTAssertNil(verifier.check(known)) }
                     worstKnown = max(worstKnown, t)
@@ -131,12 +136,15 @@ final class KeyRefresherThreadTests: XCTestCase {
             _ = verifier.check(RemoteKit.unsignedToken(kid: "trigger-\(name)"))  // starts a fetch
             var worst = 0.0
             let deadline = MonotonicClock().now() + 3
-            while MonotonicClock().now() < deadline, (r.stats(issuer: RemoteKit.issuer)?.totalFailures ?? 0) == failuresBefore {
+            while MonotonicClock().now() < deadline,
+                (r.stats(issuer: RemoteKit.issuer)?.totalFailures ?? 0) == failuresBefore
+            {
                 let t = RemoteKit.elapsed { XCTAssertNil(verifier.check(known), name) }
                 worst = max(worst, t)
                 usleep(2000)
             }
-            XCTAssertGreaterThan(r.stats(issuer: RemoteKit.issuer)?.totalFailures ?? 0, failuresBefore, "\(name): the fetch failed")
+            XCTAssertGreaterThan(
+                r.stats(issuer: RemoteKit.issuer)?.totalFailures ?? 0, failuresBefore, "\(name): the fetch failed")
             XCTAssertLessThan(worst, 0.2, "\(name): a known kid waited (fetch timeout 1 s)")
             XCTAssertNil(verifier.check(known), name)
         }

@@ -25,8 +25,10 @@ public struct ProviderPreset: Sendable {
     /// What is checked beyond the signature, in words (for logs, docs and `jwtk`).
     public let checks: [String]
 
-    init(provider: String, issuers: [String], policy: ClaimsPolicy, keyURL: String, keyFormat: KeyFormat = .jwks,
-         localKeys: JWKSet? = nil, checks: [String]) {
+    init(
+        provider: String, issuers: [String], policy: ClaimsPolicy, keyURL: String, keyFormat: KeyFormat = .jwks,
+        localKeys: JWKSet? = nil, checks: [String]
+    ) {
         self.provider = provider
         self.keyIssuer = issuers[0]
         self.issuers = issuers.map { IssuerConfiguration(issuer: $0, policy: policy, keyIssuer: issuers[0]) }
@@ -41,40 +43,46 @@ public struct ProviderPreset: Sendable {
 
     /// Sign in with Apple. `audience`: bundle ID or Services ID.
     public static func apple(audience: [String], nonce: String? = nil) -> ProviderPreset {
-        ProviderPreset(provider: "apple", issuers: ["https://appleid.apple.com"], policy: .apple(audience: audience, nonce: nonce),
-                       keyURL: "https://appleid.apple.com/auth/keys",
-                       checks: ["aud = bundle/Services ID", "sub, iat present", "nonce (SHA-256 of the app's raw nonce) if given"])
+        ProviderPreset(
+            provider: "apple", issuers: ["https://appleid.apple.com"], policy: .apple(audience: audience, nonce: nonce),
+            keyURL: "https://appleid.apple.com/auth/keys",
+            checks: ["aud = bundle/Services ID", "sub, iat present", "nonce (SHA-256 of the app's raw nonce) if given"])
     }
 
     /// Google Sign-In; both issuer spellings route to the same keys.
     public static func google(clientIDs: [String], nonce: String? = nil) -> ProviderPreset {
         let policy = ClaimsPolicy.google(clientIDs: clientIDs, nonce: nonce)
-        return ProviderPreset(provider: "google", issuers: policy.issuers, policy: policy,
-                              keyURL: "https://www.googleapis.com/oauth2/v3/certs",
-                              checks: ["aud = OAuth client ID", "sub, iat present", "nonce if given"])
+        return ProviderPreset(
+            provider: "google", issuers: policy.issuers, policy: policy,
+            keyURL: "https://www.googleapis.com/oauth2/v3/certs",
+            checks: ["aud = OAuth client ID", "sub, iat present", "nonce if given"])
     }
 
     /// Firebase Auth ID tokens of one project: issuer and audience from the project ID, keys as a certificate map.
     public static func firebase(projectID: String) -> ProviderPreset {
-        ProviderPreset(provider: "firebase", issuers: ["https://securetoken.google.com/\(projectID)"],
-                       policy: .firebase(projectID: projectID),
-                       keyURL: "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
-                       keyFormat: .pemCertificateMap,
-                       checks: ["aud = project ID", "sub, iat, auth_time present", "iat not in the future"])
+        ProviderPreset(
+            provider: "firebase", issuers: ["https://securetoken.google.com/\(projectID)"],
+            policy: .firebase(projectID: projectID),
+            keyURL: "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
+            keyFormat: .pemCertificateMap,
+            checks: ["aud = project ID", "sub, iat, auth_time present", "iat not in the future"])
     }
 
     /// Facebook Limited Login; both issuer spellings seen in the wild.
     public static func facebook(appIDs: [String], nonce: String? = nil) -> ProviderPreset {
         let policy = ClaimsPolicy.facebook(appIDs: appIDs, nonce: nonce)
-        return ProviderPreset(provider: "facebook", issuers: policy.issuers, policy: policy,
-                              keyURL: "https://limited.facebook.com/.well-known/oauth/openid/jwks/",
-                              checks: ["aud = app ID", "sub present", "nonce if given"])
+        return ProviderPreset(
+            provider: "facebook", issuers: policy.issuers, policy: policy,
+            keyURL: "https://limited.facebook.com/.well-known/oauth/openid/jwks/",
+            checks: ["aud = app ID", "sub present", "nonce if given"])
     }
 
     /// LINE Login: ES256 tokens (native SDK, LIFF) verify with LINE's JWKS; web
     /// login's HS256 tokens (no kid) with the channel secret, when given. Each key
     /// stays bound to its algorithm, so neither can verify the other's tokens.
-    public static func line(channelID: String, channelSecret: String? = nil, nonce: String? = nil) throws(KeyError) -> ProviderPreset {
+    public static func line(
+        channelID: String, channelSecret: String? = nil, nonce: String? = nil
+    ) throws(KeyError) -> ProviderPreset {
         var policy = ClaimsPolicy.line(channelIDs: [channelID], nonce: nonce)
         var local: JWKSet?
         if let channelSecret {
@@ -82,18 +90,22 @@ public struct ProviderPreset: Sendable {
         } else {
             policy.algorithms = AlgorithmSet([.es256])
         }
-        return ProviderPreset(provider: "line", issuers: policy.issuers, policy: policy,
-                              keyURL: "https://api.line.me/oauth2/v2.1/certs", localKeys: local,
-                              checks: ["aud = channel ID", "sub present", "nonce if given",
-                                       channelSecret == nil ? "ES256 only (no channel secret given)" : "HS256 with the channel secret"])
+        return ProviderPreset(
+            provider: "line", issuers: policy.issuers, policy: policy,
+            keyURL: "https://api.line.me/oauth2/v2.1/certs", localKeys: local,
+            checks: [
+                "aud = channel ID", "sub present", "nonce if given",
+                channelSecret == nil ? "ES256 only (no channel secret given)" : "HS256 with the channel secret",
+            ])
     }
 
     /// Microsoft identity platform, one tenant: its v2.0 and v1 issuers.
     public static func microsoft(tenantID: String, clientIDs: [String]) -> ProviderPreset {
         let policy = ClaimsPolicy.microsoft(tenantID: tenantID, clientIDs: clientIDs)
-        return ProviderPreset(provider: "microsoft", issuers: policy.issuers, policy: policy,
-                              keyURL: "https://login.microsoftonline.com/\(tenantID)/discovery/v2.0/keys",
-                              checks: ["aud = application (client) ID", "sub present", "iss = this tenant's v2.0 or v1 issuer"])
+        return ProviderPreset(
+            provider: "microsoft", issuers: policy.issuers, policy: policy,
+            keyURL: "https://login.microsoftonline.com/\(tenantID)/discovery/v2.0/keys",
+            checks: ["aud = application (client) ID", "sub present", "iss = this tenant's v2.0 or v1 issuer"])
     }
 
     /// Microsoft identity platform, multi-tenant apps: the issuer is a template
@@ -103,8 +115,9 @@ public struct ProviderPreset: Sendable {
         let templates = policy.issuers
         policy.issuers = []
         policy.requiredClaims.append("tid")
-        return ProviderPreset(provider: "microsoft-multitenant", issuers: templates, policy: policy,
-                              keyURL: "https://login.microsoftonline.com/common/discovery/v2.0/keys",
-                              checks: ["aud = application (client) ID", "sub, tid present", "iss = template with {tenantid} = tid"])
+        return ProviderPreset(
+            provider: "microsoft-multitenant", issuers: templates, policy: policy,
+            keyURL: "https://login.microsoftonline.com/common/discovery/v2.0/keys",
+            checks: ["aud = application (client) ID", "sub, tid present", "iss = template with {tenantid} = tid"])
     }
 }

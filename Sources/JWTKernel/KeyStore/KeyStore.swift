@@ -40,8 +40,9 @@ public final class KeyStore: Sendable {
     public func register(issuer: String, unknownKidListener: (any UnknownKidListener)? = nil) {
         let id = IssuerID(issuer)
         update(id) { old in
-            IssuerKeys(issuer: id, keys: old?.keys, isStale: old?.isStale ?? false,
-                       hooks: IssuerHooks(listener: unknownKidListener))
+            IssuerKeys(
+                issuer: id, keys: old?.keys, isStale: old?.isStale ?? false,
+                hooks: IssuerHooks(listener: unknownKidListener))
         }
     }
 

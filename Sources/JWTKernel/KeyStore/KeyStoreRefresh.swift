@@ -13,7 +13,9 @@ extension KeyStore {
     /// parses but holds no usable key is a failure too: it never replaces keys
     /// that work.
     @discardableResult
-    public func refresh(issuer: String, from source: some KeySource, etag: String? = nil) throws(KeySourceError) -> KeyRefreshOutcome {
+    public func refresh(
+        issuer: String, from source: some KeySource, etag: String? = nil
+    ) throws(KeySourceError) -> KeyRefreshOutcome {
         switch try source.fetch(ifNoneMatch: etag) {
         case .notModified(let freshness):
             return .notModified(freshness)
@@ -33,7 +35,8 @@ extension KeyStore {
         }
         guard !keys.keys.isEmpty else {
             let why = keys.rejected.prefix(3).map(\.description).joined(separator: "; ")
-            throw KeySourceError(.badDocument, keys.rejected.isEmpty ? "the key set is empty" : "no usable key (\(why))")
+            throw KeySourceError(
+                .badDocument, keys.rejected.isEmpty ? "the key set is empty" : "no usable key (\(why))")
         }
         return keys
     }

@@ -26,9 +26,9 @@ enum IssuerPattern: Sendable {
             return value.count == iss.count && value.withUnsafeBytes { $0.elementsEqual(iss) }
         case .template(let prefix, let suffix):
             guard let tid, !tid.isEmpty, tid.count <= Self.maxTenantLength,
-                  // A tenant ID is a GUID or a domain label: never a path, a query or a space.
-                  tid.allSatisfy({ Self.isTenantByte($0) }),
-                  iss.count == prefix.count + tid.count + suffix.count
+                // A tenant ID is a GUID or a domain label: never a path, a query or a space.
+                tid.allSatisfy({ Self.isTenantByte($0) }),
+                iss.count == prefix.count + tid.count + suffix.count
             else { return false }
             let p = UnsafeRawBufferPointer(rebasing: iss[0..<prefix.count])
             let m = UnsafeRawBufferPointer(rebasing: iss[prefix.count..<(prefix.count + tid.count)])
@@ -46,7 +46,9 @@ enum IssuerPattern: Sendable {
 
     private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+        for i in 0...(haystack.count - needle.count) where haystack[i..<(i + needle.count)].elementsEqual(needle) {
+            return i
+        }
         return nil
     }
 }

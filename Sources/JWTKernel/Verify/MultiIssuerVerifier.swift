@@ -17,8 +17,10 @@ public final class MultiIssuerVerifier: Sendable {
     private let patterns: [IssuerPattern]
     private let hasTemplates: Bool
 
-    public init(store: KeyStore, issuers: [IssuerConfiguration], clock: any JWTClock = SystemClock(),
-                maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil) {
+    public init(
+        store: KeyStore, issuers: [IssuerConfiguration], clock: any JWTClock = SystemClock(),
+        maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil
+    ) {
         self.store = store
         self.issuers = issuers
         self.maxTokenSize = maxTokenSize
@@ -29,8 +31,9 @@ public final class MultiIssuerVerifier: Sendable {
         self.routes = ordered.map { config in
             var policy = config.policy
             if policy.issuers.isEmpty, !config.isTemplate { policy.issuers = [config.issuer] }
-            return JWTVerifier(resolution: .store(store, IssuerID(config.keyIssuer)), keys: JWKSet(keys: []),
-                               policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
+            return JWTVerifier(
+                resolution: .store(store, IssuerID(config.keyIssuer)), keys: JWKSet(keys: []),
+                policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
         }
     }
 
@@ -87,21 +90,29 @@ public final class MultiIssuerVerifier: Sendable {
             }
             let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
             let claims = try RegisteredClaims.read(payload, required: [], requiredNames: [])
-            guard let iss = claims.iss else { throw JWTError(.missingClaim, "iss is required to choose the issuer's keys") }
+            guard let iss = claims.iss else {
+                throw JWTError(.missingClaim, "iss is required to choose the issuer's keys")
+            }
             let bytes = scratch.assumingMemoryBound(to: UInt8.self)
             if !iss.escaped, !hasTemplates {
                 return try match(UnsafeRawBufferPointer(start: bytes + iss.start, count: iss.count), tid: nil)
             }
             // Decoded on the stack: escapes resolved, then the `tid` claim for templates.
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTemplatedIssuerLength) { (issBuffer) throws(JWTError) -> Int in
-                guard let n = JSONString.decode(iss, in: bytes, into: issBuffer.baseAddress!, capacity: issBuffer.count) else {
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTemplatedIssuerLength) {
+                (issBuffer) throws(JWTError) -> Int in
+                guard let n = JSONString.decode(iss, in: bytes, into: issBuffer.baseAddress!, capacity: issBuffer.count)
+                else {
                     throw JWTError(.unknownIssuer, "iss is not a configured issuer")
                 }
                 let decodedIss = UnsafeRawBufferPointer(start: issBuffer.baseAddress, count: n)
                 guard hasTemplates else { return try match(decodedIss, tid: nil) }
                 let tid = try Self.tenant(in: payload)
-                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTenantLength) { (tidBuffer) throws(JWTError) -> Int in
-                    guard let tid, let m = JSONString.decode(tid, in: bytes, into: tidBuffer.baseAddress!, capacity: tidBuffer.count) else {
+                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTenantLength) {
+                    (tidBuffer) throws(JWTError) -> Int in
+                    guard let tid,
+                        let m = JSONString.decode(
+                            tid, in: bytes, into: tidBuffer.baseAddress!, capacity: tidBuffer.count)
+                    else {
                         return try match(decodedIss, tid: nil)
                     }
                     return try match(decodedIss, tid: UnsafeRawBufferPointer(start: tidBuffer.baseAddress, count: m))

@@ -12,7 +12,8 @@ final class LoopbackServer {
 
     /// `tls`: serve HTTPS with this certificate and key (PEM files).
     init(tls: (certificate: String, key: String)? = nil) throws {
-        let script = Bundle.module.url(forResource: "Server", withExtension: nil)!.appendingPathComponent("jwks_server.py")
+        let script = Bundle.module.url(forResource: "Server", withExtension: nil)!.appendingPathComponent(
+            "jwks_server.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path] + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
         process.standardInput = input
@@ -28,7 +29,9 @@ final class LoopbackServer {
 
     deinit { stop() }
 
-    func url(_ path: String, host: String = "127.0.0.1", scheme: String = "http") -> String { "\(scheme)://\(host):\(port)\(path)" }
+    func url(_ path: String, host: String = "127.0.0.1", scheme: String = "http") -> String {
+        "\(scheme)://\(host):\(port)\(path)"
+    }
 
     func stop() {
         guard process.isRunning else { return }
@@ -83,6 +86,9 @@ final class LoopbackServer {
 
     /// An HS256 token signed by Python's hmac module.
     func hs256(secret: String, kid: String, claims: String) -> String {
-        command(["cmd": "hs256", "secret": secret, "header": #"{"alg":"HS256","typ":"JWT","kid":"\#(kid)"}"#, "claims": claims])["token"] as! String
+        command([
+            "cmd": "hs256", "secret": secret, "header": #"{"alg":"HS256","typ":"JWT","kid":"\#(kid)"}"#,
+            "claims": claims,
+        ])["token"] as? String ?? ""
     }
 }

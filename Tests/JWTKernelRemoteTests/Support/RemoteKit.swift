@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JWTKernel
 @testable import JWTKernelRemote
 
@@ -25,13 +26,15 @@ enum RemoteKit {
     }
 
     static func token(_ server: LoopbackServer, kid: String, iss: String = issuer) -> String {
-        server.hs256(secret: secret(kid), kid: kid, claims: #"{"iss":"\#(iss)","sub":"u","aud":"app","exp":4000000000}"#)
+        server.hs256(
+            secret: secret(kid), kid: kid, claims: #"{"iss":"\#(iss)","sub":"u","aud":"app","exp":4000000000}"#)
     }
 
     /// A structurally valid token naming `kid` whose signature is never reached.
     static func unsignedToken(kid: String, iss: String = issuer) -> String {
-        Base64URL.encode(Array(#"{"alg":"HS256","kid":"\#(kid)"}"#.utf8)) + "." +
-            Base64URL.encode(Array(#"{"iss":"\#(iss)","exp":4000000000}"#.utf8)) + "." + Base64URL.encode([UInt8](repeating: 1, count: 32))
+        Base64URL.encode(Array(#"{"alg":"HS256","kid":"\#(kid)"}"#.utf8)) + "."
+            + Base64URL.encode(Array(#"{"iss":"\#(iss)","exp":4000000000}"#.utf8)) + "."
+            + Base64URL.encode([UInt8](repeating: 1, count: 32))
     }
 
     static func verifier(_ store: KeyStore, issuers: [String] = [issuer]) -> MultiIssuerVerifier {

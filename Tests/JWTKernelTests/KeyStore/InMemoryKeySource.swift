@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import JWTKernel
 
 /// A key source tests control: it serves whatever document was set last, counts
@@ -13,7 +14,11 @@ final class InMemoryKeySource: KeySource, @unchecked Sendable {
 
     init(_ document: [UInt8] = Array(#"{"keys":[]}"#.utf8)) { self.document = document }
 
-    func set(_ document: [UInt8]) { lock.withLock { self.document = document; version += 1 } }
+    func set(_ document: [UInt8]) {
+        lock.withLock {
+            self.document = document; version += 1
+        }
+    }
     func fail(with error: KeySourceError?) { lock.withLock { failure = error } }
     var fetches: Int { lock.withLock { fetchCount } }
 
@@ -31,7 +36,9 @@ final class InMemoryKeySource: KeySource, @unchecked Sendable {
 /// HMAC JWKS documents and tokens for store tests (HS256: cheap, so the
 /// concurrency tests verify many tokens).
 enum StoreKit {
-    static func secret(_ label: String) -> [UInt8] { Array((label + String(repeating: "#", count: 40)).utf8.prefix(40)) }
+    static func secret(_ label: String) -> [UInt8] {
+        Array((label + String(repeating: "#", count: 40)).utf8.prefix(40))
+    }
 
     static func jwk(kid: String) -> String {
         #"{"kty":"oct","kid":"\#(kid)","alg":"HS256","k":"\#(Base64URL.encode(secret(kid)))"}"#
@@ -42,7 +49,9 @@ enum StoreKit {
         Array(#"{"keys":[\#(kids.map(jwk).joined(separator: ","))]}"#.utf8)
     }
 
-    static func token(kid: String, iss: String, aud: String = "app", exp: Int64 = 4_000_000_000, secretOf: String? = nil) -> String {
+    static func token(
+        kid: String, iss: String, aud: String = "app", exp: Int64 = 4_000_000_000, secretOf: String? = nil
+    ) -> String {
         HS256Minter(secret: secret(secretOf ?? kid), kid: kid)
             .token(claims: #"{"iss":"\#(iss)","aud":"\#(aud)","sub":"u","exp":\#(exp)}"#)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import JWTKernel
 
 /// Many threads verify while another rotates the keys every few milliseconds:
@@ -12,8 +13,9 @@ final class KeyRotationStressTests: XCTestCase {
         @Sendable func document(_ g: Int) -> [UInt8] { StoreKit.jwks(["stable", "g\(g)", "g\(g + 1)"]) }
         store.publish(try JWKSet(json: document(0)), forIssuer: a)
         store.publish(try JWKSet(json: StoreKit.jwks(["b"])), forIssuer: b)
-        let verifier = MultiIssuerVerifier(store: store, issuers: [IssuerConfiguration(issuer: a), IssuerConfiguration(issuer: b)],
-                                           cache: VerifiedTokenCache())
+        let verifier = MultiIssuerVerifier(
+            store: store, issuers: [IssuerConfiguration(issuer: a), IssuerConfiguration(issuer: b)],
+            cache: VerifiedTokenCache())
         let stable = StoreKit.token(kid: "stable", iss: a)
         let other = StoreKit.token(kid: "b", iss: b)
         let forged = StoreKit.token(kid: "stable", iss: a, secretOf: "b")

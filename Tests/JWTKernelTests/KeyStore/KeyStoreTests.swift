@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import JWTKernel
 
 /// The key store alone: publication, rotation, removal, stripes, refresh from a source.
@@ -12,7 +13,9 @@ final class KeyStoreTests: XCTestCase {
 
     func testManyIssuersInFewStripesStayApart() throws {
         let store = KeyStore(stripes: 2)
-        for i in 0..<50 { store.publish(try JWKSet(json: StoreKit.jwks(["k\(i)"])), forIssuer: "https://iss\(i).example") }
+        for i in 0..<50 {
+            store.publish(try JWKSet(json: StoreKit.jwks(["k\(i)"])), forIssuer: "https://iss\(i).example")
+        }
         XCTAssertEqual(store.issuers.count, 50)
         for i in 0..<50 {
             XCTAssertEqual(store.keys(forIssuer: "https://iss\(i).example")?.keys.map(\.kid), ["k\(i)"])
@@ -21,7 +24,9 @@ final class KeyStoreTests: XCTestCase {
     }
 
     func testRegisterWithoutKeysThenPublishKeepsListener() throws {
-        final class Listener: UnknownKidListener, @unchecked Sendable { var calls = 0; func unknownKid() { calls += 1 } }
+        final class Listener: UnknownKidListener, @unchecked Sendable {
+            var calls = 0; func unknownKid() { calls += 1 }
+        }
         let store = KeyStore()
         let listener = Listener()
         store.register(issuer: "a", unknownKidListener: listener)
@@ -56,8 +61,10 @@ final class KeyStoreTests: XCTestCase {
         let store = KeyStore()
         let source = InMemoryKeySource(StoreKit.jwks(["k1"]))
         try store.refresh(issuer: "a", from: source)
-        for (doc, reason) in [("not json", KeySourceError.Reason.notJSON), (#"{"keys":[]}"#, .badDocument),
-                              (#"{"keys":[{"kty":"oct","kid":"short","k":"AAAA"}]}"#, .badDocument), ("[1]", .badDocument)] {
+        for (doc, reason) in [
+            ("not json", KeySourceError.Reason.notJSON), (#"{"keys":[]}"#, .badDocument),
+            (#"{"keys":[{"kty":"oct","kid":"short","k":"AAAA"}]}"#, .badDocument), ("[1]", .badDocument),
+        ] {
             source.set(Array(doc.utf8))
             XCTAssertThrowsError(try store.refresh(issuer: "a", from: source), doc) { error in
                 XCTAssertEqual((error as? KeySourceError)?.reason, reason, "\(doc): \(error)")
@@ -72,7 +79,8 @@ final class KeyStoreTests: XCTestCase {
     func testDocumentWithOneBadKeyLoadsTheRestAndListsTheReason() throws {
         let store = KeyStore()
         let doc = #"{"keys":[\#(StoreKit.jwk(kid: "good")),{"kty":"oct","kid":"weak","alg":"HS256","k":"AAAA"}]}"#
-        guard case .updated(let keys, _) = try store.refresh(issuer: "a", from: InMemoryKeySource(Array(doc.utf8))) else {
+        guard case .updated(let keys, _) = try store.refresh(issuer: "a", from: InMemoryKeySource(Array(doc.utf8)))
+        else {
             return XCTFail("expected keys")
         }
         XCTAssertEqual(keys.keys.map(\.kid), ["good"])

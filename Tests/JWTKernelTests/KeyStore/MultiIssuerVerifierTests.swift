@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import JWTKernel
 
 /// Routing by `iss`, per-issuer keys and policies, rotation and removal through the store.
@@ -6,10 +7,12 @@ final class MultiIssuerVerifierTests: XCTestCase {
     let a = "https://a.example", b = "https://b.example"
 
     func verifier(_ store: KeyStore, cache: VerifiedTokenCache? = nil) -> MultiIssuerVerifier {
-        MultiIssuerVerifier(store: store, issuers: [
-            IssuerConfiguration(issuer: a, policy: ClaimsPolicy(audiences: ["app-a"])),
-            IssuerConfiguration(issuer: b, policy: ClaimsPolicy(audiences: ["app-b"])),
-        ], cache: cache)
+        MultiIssuerVerifier(
+            store: store,
+            issuers: [
+                IssuerConfiguration(issuer: a, policy: ClaimsPolicy(audiences: ["app-a"])),
+                IssuerConfiguration(issuer: b, policy: ClaimsPolicy(audiences: ["app-b"])),
+            ], cache: cache)
     }
 
     func store(a aKids: [String], b bKids: [String]) throws -> KeyStore {
@@ -32,8 +35,12 @@ final class MultiIssuerVerifierTests: XCTestCase {
 
     func testSameKidAtTwoIssuersVerifiesOnlyWithTheNamedIssuersKey() throws {
         let store = KeyStore()
-        store.publish(JWKSet(keys: [try VerificationKey(hmacSecret: StoreKit.secret("A"), kid: "k", algorithm: .hs256)]), forIssuer: a)
-        store.publish(JWKSet(keys: [try VerificationKey(hmacSecret: StoreKit.secret("B"), kid: "k", algorithm: .hs256)]), forIssuer: b)
+        store.publish(
+            JWKSet(keys: [try VerificationKey(hmacSecret: StoreKit.secret("A"), kid: "k", algorithm: .hs256)]),
+            forIssuer: a)
+        store.publish(
+            JWKSet(keys: [try VerificationKey(hmacSecret: StoreKit.secret("B"), kid: "k", algorithm: .hs256)]),
+            forIssuer: b)
         let v = verifier(store)
         XCTAssertNil(v.check(StoreKit.token(kid: "k", iss: a, aud: "app-a", secretOf: "A")))
         // Signed with A's key but claiming B: checked only with B's key.
@@ -44,13 +51,16 @@ final class MultiIssuerVerifierTests: XCTestCase {
         let store = KeyStore()
         store.publish(try JWKSet(json: StoreKit.jwks(["a1"])), forIssuer: a)
         let v = verifier(store)
-        XCTAssertEqual(v.check(StoreKit.token(kid: "a1", iss: "https://evil.example", aud: "app-a"))?.code, .unknownIssuer)
+        XCTAssertEqual(
+            v.check(StoreKit.token(kid: "a1", iss: "https://evil.example", aud: "app-a"))?.code, .unknownIssuer)
         XCTAssertEqual(v.check(StoreKit.token(kid: "b1", iss: b, aud: "app-b"))?.code, .keysUnavailable)
         store.register(issuer: b)
         XCTAssertEqual(v.check(StoreKit.token(kid: "b1", iss: b, aud: "app-b"))?.code, .keysUnavailable)
-        let noIss = HS256Minter(secret: StoreKit.secret("a1"), kid: "a1").token(claims: #"{"aud":"app-a","exp":4000000000}"#)
+        let noIss = HS256Minter(secret: StoreKit.secret("a1"), kid: "a1").token(
+            claims: #"{"aud":"app-a","exp":4000000000}"#)
         XCTAssertEqual(v.check(noIss)?.code, .missingClaim)
-        let numericIss = HS256Minter(secret: StoreKit.secret("a1"), kid: "a1").token(claims: #"{"iss":1,"exp":4000000000}"#)
+        let numericIss = HS256Minter(secret: StoreKit.secret("a1"), kid: "a1").token(
+            claims: #"{"iss":1,"exp":4000000000}"#)
         XCTAssertEqual(v.check(numericIss)?.code, .badClaimType)
         let duplicateIss = HS256Minter(secret: StoreKit.secret("a1"), kid: "a1")
             .token(claims: #"{"iss":"https://evil.example","iss":"\#(a)","aud":"app-a","exp":4000000000}"#)

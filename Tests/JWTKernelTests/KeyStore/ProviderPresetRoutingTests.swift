@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import JWTKernel
 
 /// Provider presets through the store and the multi-issuer verifier: shared key
@@ -6,9 +7,11 @@ import XCTest
 /// `tid`, LINE's channel secret beside its JWKS.
 final class ProviderPresetRoutingTests: XCTestCase {
     func testEveryPresetNamesHTTPSKeysIssuersAndAlgorithms() throws {
-        let presets = [ProviderPreset.apple(audience: ["a"]), .google(clientIDs: ["c"]), .firebase(projectID: "p"),
-                       .facebook(appIDs: ["f"]), try .line(channelID: "1", channelSecret: String(repeating: "s", count: 32)),
-                       .microsoft(tenantID: "t", clientIDs: ["m"]), .microsoftMultiTenant(clientIDs: ["m"])]
+        let presets = [
+            ProviderPreset.apple(audience: ["a"]), .google(clientIDs: ["c"]), .firebase(projectID: "p"),
+            .facebook(appIDs: ["f"]), try .line(channelID: "1", channelSecret: String(repeating: "s", count: 32)),
+            .microsoft(tenantID: "t", clientIDs: ["m"]), .microsoftMultiTenant(clientIDs: ["m"]),
+        ]
         for p in presets {
             XCTAssertTrue(p.keyURL.hasPrefix("https://"), p.provider)
             XCTAssertFalse(p.issuers.isEmpty, p.provider)
@@ -17,10 +20,12 @@ final class ProviderPresetRoutingTests: XCTestCase {
             XCTAssertTrue(p.issuers.allSatisfy { $0.keyIssuer == p.keyIssuer }, p.provider)
         }
         XCTAssertEqual(ProviderPreset.firebase(projectID: "p").keyFormat, .pemCertificateMap)
-        XCTAssertEqual(ProviderPreset.google(clientIDs: []).issuerNames, ["https://accounts.google.com", "accounts.google.com"])
+        XCTAssertEqual(
+            ProviderPreset.google(clientIDs: []).issuerNames, ["https://accounts.google.com", "accounts.google.com"])
         XCTAssertEqual(try ProviderPreset.line(channelID: "1").algorithms, AlgorithmSet([.es256]))
-        XCTAssertEqual(try ProviderPreset.line(channelID: "1", channelSecret: String(repeating: "s", count: 32)).algorithms,
-                       AlgorithmSet([.es256, .hs256]))
+        XCTAssertEqual(
+            try ProviderPreset.line(channelID: "1", channelSecret: String(repeating: "s", count: 32)).algorithms,
+            AlgorithmSet([.es256, .hs256]))
     }
 
     func testRealMicrosoftTokensOfSeveralTenantsVerifyWithTheMultiTenantTemplate() throws {
@@ -35,8 +40,10 @@ final class ProviderPresetRoutingTests: XCTestCase {
             // The single-tenant preset for another tenant does not accept it.
             let other = ProviderPreset.microsoft(tenantID: "00000000-0000-0000-0000-000000000000", clientIDs: [t.aud])
             store.publish(try JWKSet(json: t.jwks), forIssuer: other.keyIssuer)
-            XCTAssertEqual(MultiIssuerVerifier(store: store, issuers: other.issuers, clock: FixedClock(t.iat + 1)).check(t.token)?.code,
-                           .unknownIssuer, t.name)
+            XCTAssertEqual(
+                MultiIssuerVerifier(store: store, issuers: other.issuers, clock: FixedClock(t.iat + 1)).check(t.token)?
+                    .code,
+                .unknownIssuer, t.name)
         }
     }
 
@@ -44,9 +51,11 @@ final class ProviderPresetRoutingTests: XCTestCase {
         let template = "https://login.microsoftonline.com/{tenantid}/v2.0"
         let store = KeyStore()
         store.publish(try JWKSet(json: StoreKit.jwks(["k"])), forIssuer: template)
-        let verifier = MultiIssuerVerifier(store: store, issuers: [
-            IssuerConfiguration(issuer: template, policy: ClaimsPolicy(algorithms: AlgorithmSet([.hs256]))),
-        ])
+        let verifier = MultiIssuerVerifier(
+            store: store,
+            issuers: [
+                IssuerConfiguration(issuer: template, policy: ClaimsPolicy(algorithms: AlgorithmSet([.hs256])))
+            ])
         let minter = HS256Minter(secret: StoreKit.secret("k"), kid: "k")
         func token(iss: String, tid: String?) -> String {
             let tidMember = tid.map { #","tid":"\#($0)""# } ?? ""
@@ -55,18 +64,24 @@ final class ProviderPresetRoutingTests: XCTestCase {
         let tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
         XCTAssertNil(verifier.check(token(iss: "https://login.microsoftonline.com/\(tenant)/v2.0", tid: tenant)))
         XCTAssertNil(verifier.check(token(iss: #"https:\/\/login.microsoftonline.com\/\#(tenant)\/v2.0"#, tid: tenant)))
-        for (iss, tid) in [("https://login.microsoftonline.com/\(tenant)/v2.0", "other-tenant"),
-                           ("https://login.microsoftonline.com/\(tenant)/v2.0", nil),
-                           ("https://login.microsoftonline.com/\(tenant)/v2.0", ""),
-                           ("https://login.microsoftonline.com/a/b/v2.0", "a/b"),
-                           ("https://login.microsoftonline.com/{tenantid}/v2.0", "{tenantid}"),
-                           ("https://login.microsoftonline.com/\(tenant)/v2.0/", tenant),
-                           ("https://evil.example/\(tenant)/v2.0", tenant)] {
-            XCTAssertEqual(verifier.check(token(iss: iss, tid: tid))?.code, .unknownIssuer, "\(iss) tid=\(tid ?? "nil")")
+        for (iss, tid) in [
+            ("https://login.microsoftonline.com/\(tenant)/v2.0", "other-tenant"),
+            ("https://login.microsoftonline.com/\(tenant)/v2.0", nil),
+            ("https://login.microsoftonline.com/\(tenant)/v2.0", ""),
+            ("https://login.microsoftonline.com/a/b/v2.0", "a/b"),
+            ("https://login.microsoftonline.com/{tenantid}/v2.0", "{tenantid}"),
+            ("https://login.microsoftonline.com/\(tenant)/v2.0/", tenant),
+            ("https://evil.example/\(tenant)/v2.0", tenant),
+        ] {
+            XCTAssertEqual(
+                verifier.check(token(iss: iss, tid: tid))?.code, .unknownIssuer, "\(iss) tid=\(tid ?? "nil")")
         }
         let longTenant = String(repeating: "a", count: 100)
-        XCTAssertEqual(verifier.check(token(iss: "https://login.microsoftonline.com/\(longTenant)/v2.0", tid: longTenant))?.code, .unknownIssuer)
-        XCTAssertEqual(verifier.check(token(iss: String(repeating: "x", count: 2000), tid: tenant))?.code, .unknownIssuer)
+        XCTAssertEqual(
+            verifier.check(token(iss: "https://login.microsoftonline.com/\(longTenant)/v2.0", tid: longTenant))?.code,
+            .unknownIssuer)
+        XCTAssertEqual(
+            verifier.check(token(iss: String(repeating: "x", count: 2000), tid: tenant))?.code, .unknownIssuer)
     }
 
     func testExactIssuerWinsOverTemplateAndSharedKeySetsServeBothSpellings() throws {
@@ -77,12 +92,14 @@ final class ProviderPresetRoutingTests: XCTestCase {
         let hs = ClaimsPolicy(algorithms: AlgorithmSet([.hs256]))
         var google = hs
         google.issuers = ["https://accounts.google.com", "accounts.google.com"]
-        let verifier = MultiIssuerVerifier(store: store, issuers: [
-            IssuerConfiguration(issuer: "https://x.example/{tenantid}", policy: hs),
-            IssuerConfiguration(issuer: "https://x.example/special", policy: hs),
-            IssuerConfiguration(issuer: "https://accounts.google.com", policy: google, keyIssuer: "google-keys"),
-            IssuerConfiguration(issuer: "accounts.google.com", policy: google, keyIssuer: "google-keys"),
-        ])
+        let verifier = MultiIssuerVerifier(
+            store: store,
+            issuers: [
+                IssuerConfiguration(issuer: "https://x.example/{tenantid}", policy: hs),
+                IssuerConfiguration(issuer: "https://x.example/special", policy: hs),
+                IssuerConfiguration(issuer: "https://accounts.google.com", policy: google, keyIssuer: "google-keys"),
+                IssuerConfiguration(issuer: "accounts.google.com", policy: google, keyIssuer: "google-keys"),
+            ])
         XCTAssertNil(verifier.check(StoreKit.token(kid: "g", iss: "https://accounts.google.com")))
         XCTAssertNil(verifier.check(StoreKit.token(kid: "g", iss: "accounts.google.com")))
         let special = HS256Minter(secret: StoreKit.secret("e"), kid: "e")
@@ -97,7 +114,8 @@ final class ProviderPresetRoutingTests: XCTestCase {
         store.publish(try XCTUnwrap(preset.localKeys), forIssuer: preset.keyIssuer)
         let verifier = MultiIssuerVerifier(store: store, issuers: preset.issuers)
         let claims = #"{"iss":"https://access.line.me","sub":"U1","aud":"1234","exp":4000000000}"#
-        let web = HS256Minter(secret: Array(secret.utf8), kid: "").token(claims: claims, header: #"{"alg":"HS256","typ":"JWT"}"#)
+        let web = HS256Minter(secret: Array(secret.utf8), kid: "").token(
+            claims: claims, header: #"{"alg":"HS256","typ":"JWT"}"#)
         XCTAssertNil(verifier.check(web))
         let wrongSecret = HS256Minter(secret: Array(String(repeating: "d", count: 32).utf8), kid: "")
             .token(claims: claims, header: #"{"alg":"HS256","typ":"JWT"}"#)
