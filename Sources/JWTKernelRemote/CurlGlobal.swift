@@ -4,5 +4,5 @@ import CCurl
 /// initialized exactly once, thread-safely). It starts no thread; with the
 /// OpenSSL backend it only initializes OpenSSL, which the kernel shares.
 enum CurlGlobal {
-    static let ready: Bool = jwtk_curl_global_init() == CURLE_OK
+    static let ready: Bool = jkernel_curl_global_init() == CURLE_OK
 }

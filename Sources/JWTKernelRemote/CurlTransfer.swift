@@ -41,25 +41,25 @@ struct CurlTransfer {
         var ok = true
         func set(_ code: CURLcode) { ok = ok && code == CURLE_OK }
         // Safety: every string option is copied by libcurl (CURLOPT string options since 7.17).
-        set(jwtk_curl_set_string(handle, CURLOPT_URL, url.text))
-        set(jwtk_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        set(jwtk_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https"))
-        set(jwtk_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
-        set(jwtk_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
-        set(jwtk_curl_set_long(handle, CURLOPT_HTTPGET, 1))
-        set(jwtk_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeoutMilliseconds))
-        set(jwtk_curl_set_long(handle, CURLOPT_TIMEOUT_MS, config.totalTimeoutMilliseconds))
-        set(jwtk_curl_set_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(config.maxResponseBytes)))
-        set(jwtk_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
-        set(jwtk_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        if let ca = config.caFile { set(jwtk_curl_set_string(handle, CURLOPT_CAINFO, ca)) }
-        set(jwtk_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
-        set(jwtk_curl_set_string(handle, CURLOPT_USERAGENT, config.userAgent))
-        set(jwtk_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers))
-        set(jwtk_curl_set_data_function(handle, CURLOPT_WRITEFUNCTION, writeBody))
-        set(jwtk_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
-        set(jwtk_curl_set_data_function(handle, CURLOPT_HEADERFUNCTION, readHeader))
-        set(jwtk_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+        set(jkernel_curl_set_string(handle, CURLOPT_URL, url.text))
+        set(jkernel_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(jkernel_curl_set_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "https"))
+        set(jkernel_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+        set(jkernel_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+        set(jkernel_curl_set_long(handle, CURLOPT_HTTPGET, 1))
+        set(jkernel_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeoutMilliseconds))
+        set(jkernel_curl_set_long(handle, CURLOPT_TIMEOUT_MS, config.totalTimeoutMilliseconds))
+        set(jkernel_curl_set_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(config.maxResponseBytes)))
+        set(jkernel_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+        set(jkernel_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        if let ca = config.caFile { set(jkernel_curl_set_string(handle, CURLOPT_CAINFO, ca)) }
+        set(jkernel_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
+        set(jkernel_curl_set_string(handle, CURLOPT_USERAGENT, config.userAgent))
+        set(jkernel_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers))
+        set(jkernel_curl_set_data_function(handle, CURLOPT_WRITEFUNCTION, writeBody))
+        set(jkernel_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+        set(jkernel_curl_set_data_function(handle, CURLOPT_HEADERFUNCTION, readHeader))
+        set(jkernel_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
         guard ok else { throw KeySourceError(.other, "libcurl refused an option") }
 
         let code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
@@ -67,8 +67,8 @@ struct CurlTransfer {
 
         var status = 0
         var redirect: UnsafeMutablePointer<CChar>?
-        _ = jwtk_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        _ = jwtk_curl_get_string(handle, CURLINFO_REDIRECT_URL, &redirect)
+        _ = jkernel_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        _ = jkernel_curl_get_string(handle, CURLINFO_REDIRECT_URL, &redirect)
         // Safety: the redirect string belongs to the handle, still alive here; it is copied.
         let target = redirect.flatMap { String(validatingCString: $0) }
         return Response(status: status, head: sink.head, body: sink.body, redirectURL: target)
@@ -98,7 +98,7 @@ struct CurlTransfer {
 
 /// CURLOPT_WRITEFUNCTION: appends body bytes up to the cap; returning less than
 /// given makes curl abort the transfer with CURLE_WRITE_ERROR.
-private let writeBody: jwtk_curl_data_fn = { data, size, count, context in
+private let writeBody: jkernel_curl_data_fn = { data, size, count, context in
     guard let data, let context else { return 0 }
     // Safety: `context` is the Sink passed as CURLOPT_WRITEDATA, alive for the whole transfer.
     let sink = Unmanaged<CurlTransfer.Sink>.fromOpaque(context).takeUnretainedValue()
@@ -113,7 +113,7 @@ private let writeBody: jwtk_curl_data_fn = { data, size, count, context in
 }
 
 /// CURLOPT_HEADERFUNCTION: one complete header line per call.
-private let readHeader: jwtk_curl_data_fn = { data, size, count, context in
+private let readHeader: jkernel_curl_data_fn = { data, size, count, context in
     guard let data, let context else { return 0 }
     // Safety: as for writeBody (CURLOPT_HEADERDATA is the same Sink).
     let sink = Unmanaged<CurlTransfer.Sink>.fromOpaque(context).takeUnretainedValue()
