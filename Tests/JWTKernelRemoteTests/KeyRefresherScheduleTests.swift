@@ -8,8 +8,7 @@ import XCTest
 final class KeyRefresherScheduleTests: XCTestCase {
     var server: LoopbackServer!
     let clock = ManualClock()
-    /// Released in tearDown: XCTest keeps every test case alive until exit, and LeakSanitizer would
-    /// report the keys a kept store holds (HMAC secrets sit in enum payloads it cannot trace).
+    /// Released in tearDown: XCTest keeps every test case alive until the process exits.
     var store: KeyStore! = KeyStore()
 
     override func setUpWithError() throws { server = try LoopbackServer() }
