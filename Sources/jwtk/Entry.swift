@@ -15,7 +15,7 @@ struct Entry {
         } catch {
             let code = JWTK.exitCode(for: error)
             if code == .success {
-                JWTK.exit(withError: error)   // --help, --version
+                JWTK.exit(withError: error)  // --help, --version
             }
             if let exit = error as? ExitCode {
                 Foundation.exit(exit.rawValue)

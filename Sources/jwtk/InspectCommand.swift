@@ -12,7 +12,8 @@ struct InspectCommand: ParsableCommand {
     var token: String
 
     func run() throws {
-        print("*** NOT VERIFIED: signature, issuer, audience and times were not checked. Do not trust this content. ***")
+        print(
+            "*** NOT VERIFIED: signature, issuer, audience and times were not checked. Do not trust this content. ***")
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else {
             print("error: a compact JWS has 3 segments; this token has \(segments.count)")

@@ -14,24 +14,38 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable.", valueName: "FILE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable.", valueName: "FILE"))
     var jwks: [String] = []
 
     @OptionGroup var remote: RemoteKeyOptions
 
-    @Option(name: .long, help: ArgumentHelp("Accepted issuer (exact match). Repeatable. Not given: iss is not checked.", valueName: "ISSUER"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Accepted issuer (exact match). Repeatable. Not given: iss is not checked.", valueName: "ISSUER"))
     var iss: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Accepted audience. Repeatable. Not given: aud is not checked.", valueName: "AUDIENCE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Accepted audience. Repeatable. Not given: aud is not checked.", valueName: "AUDIENCE"))
     var aud: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Allowed algorithm (e.g. RS256). Repeatable. Default: any the key allows.", valueName: "ALG"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Allowed algorithm (e.g. RS256). Repeatable. Default: any the key allows.", valueName: "ALG")
+    )
     var alg: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Clock skew tolerated on exp/nbf/iat, in seconds (0: none).", valueName: "SECONDS"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Clock skew tolerated on exp/nbf/iat, in seconds (0: none).", valueName: "SECONDS"))
     var leeway: Int64 = 60
 
-    @Option(name: .long, help: ArgumentHelp("Verify as if the time were this Unix timestamp.", valueName: "UNIX_SECONDS"))
+    @Option(
+        name: .long, help: ArgumentHelp("Verify as if the time were this Unix timestamp.", valueName: "UNIX_SECONDS"))
     var now: Int64?
 
     @Option(name: .long, help: ArgumentHelp("Claim that must be present. Repeatable.", valueName: "CLAIM"))
@@ -50,10 +64,14 @@ struct VerifyCommand: ParsableCommand {
     var tokens: [String] = []
 
     func validate() throws {
-        guard !jwks.isEmpty || remote.isConfigured else { throw ValidationError("at least one --jwks FILE (or --provider, --jwks-url, --issuer-config) is required") }
+        guard !jwks.isEmpty || remote.isConfigured else {
+            throw ValidationError("at least one --jwks FILE (or --provider, --jwks-url, --issuer-config) is required")
+        }
         try remote.validate(hasKeyFiles: !jwks.isEmpty, issuers: iss)
         guard leeway >= 0 else { throw ValidationError("--leeway must be zero or more") }
-        guard maxTokenSize > 0, maxTokenSize <= 1 << 30 else { throw ValidationError("--max-token-size must be between 1 and 1073741824") }
+        guard maxTokenSize > 0, maxTokenSize <= 1 << 30 else {
+            throw ValidationError("--max-token-size must be between 1 and 1073741824")
+        }
         guard require.count <= 64 else { throw ValidationError("at most 64 --require claims") }
     }
 
@@ -95,7 +113,9 @@ struct VerifyCommand: ParsableCommand {
             algorithms = []
             for name in alg {
                 guard let a = JWTAlgorithm(rawValue: name) else {
-                    throw ConfigurationError("--alg \(name): not an algorithm jwtk verifies (\(JWTAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw ConfigurationError(
+                        "--alg \(name): not an algorithm jwtk verifies (\(JWTAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
                 }
                 algorithms.insert(AlgorithmSet([a]))
             }
@@ -104,7 +124,9 @@ struct VerifyCommand: ParsableCommand {
             algorithms: algorithms, issuers: iss, audiences: aud, leeway: leeway,
             requiredClaims: require, expectedType: typ, expectedNonce: nonce)
         let clock: any JWTClock = now.map { FixedClock($0) } ?? SystemClock()
-        if remote.isConfigured { return try remote.makeVerifier(base: policy, clock: clock, maxTokenSize: maxTokenSize) }
+        if remote.isConfigured {
+            return try remote.makeVerifier(base: policy, clock: clock, maxTokenSize: maxTokenSize)
+        }
         return JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize)
     }
 }

@@ -6,9 +6,13 @@ import XCTest
 final class CLIErrorTests: XCTestCase {
     typealias F = CLIFixtures
 
-    func assertUsageError(_ run: CLIRun, mentioning needles: [String] = [],
-                          file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(run.status, 2, "exit status for \(run.args.joined(separator: " ")); stderr: \(run.stderr)", file: file, line: line)
+    func assertUsageError(
+        _ run: CLIRun, mentioning needles: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(
+            run.status, 2, "exit status for \(run.args.joined(separator: " ")); stderr: \(run.stderr)", file: file,
+            line: line)
         XCTAssertEqual(run.lines, [], "no result lines on a configuration error", file: file, line: line)
         XCTAssertFalse(run.stderr.isEmpty, "a message on stderr", file: file, line: line)
         for needle in needles {
@@ -24,18 +28,22 @@ final class CLIErrorTests: XCTestCase {
             assertUsageError(run, mentioning: alg.isEmpty ? [] : [alg])
         }
         // An unknown one among known ones is still an error.
-        assertUsageError(try CLIHarness.run(F.verifyArgs() + ["--alg", "RS256", "--alg", "XS256", try token()]), mentioning: ["XS256"])
+        assertUsageError(
+            try CLIHarness.run(F.verifyArgs() + ["--alg", "RS256", "--alg", "XS256", try token()]),
+            mentioning: ["XS256"])
     }
 
     func testUnknownAlgWithTokensOnStdin() throws {
-        assertUsageError(try CLIHarness.run(F.verifyArgs() + ["--alg", "HS1"], stdin: Data(try token().utf8)), mentioning: ["HS1"])
+        assertUsageError(
+            try CLIHarness.run(F.verifyArgs() + ["--alg", "HS1"], stdin: Data(try token().utf8)), mentioning: ["HS1"])
     }
 
     func testMissingKeySetFile() throws {
         let path = "/nonexistent-\(UUID().uuidString)/keys.json"
         assertUsageError(try CLIHarness.run(["verify", "--jwks", path, try token()]), mentioning: [path])
         // Also when it is the second of two files.
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.publicJWKS, "--jwks", path, try token()]), mentioning: [path])
+        assertUsageError(
+            try CLIHarness.run(["verify", "--jwks", F.publicJWKS, "--jwks", path, try token()]), mentioning: [path])
     }
 
     func testKeySetFileIsADirectory() throws {
@@ -44,11 +52,15 @@ final class CLIErrorTests: XCTestCase {
     }
 
     func testKeySetThatIsNotJSON() throws {
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.keyFile("not-json.json"), try token()]), mentioning: ["not-json.json"])
+        assertUsageError(
+            try CLIHarness.run(["verify", "--jwks", F.keyFile("not-json.json"), try token()]),
+            mentioning: ["not-json.json"])
     }
 
     func testJSONThatIsNotAKeySet() throws {
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", F.keyFile("not-a-key-set.json"), try token()]), mentioning: ["not-a-key-set.json"])
+        assertUsageError(
+            try CLIHarness.run(["verify", "--jwks", F.keyFile("not-a-key-set.json"), try token()]),
+            mentioning: ["not-a-key-set.json"])
     }
 
     func testKeySetWhereEveryKeyIsBad() throws {
@@ -60,7 +72,8 @@ final class CLIErrorTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-empty-\(UUID().uuidString).json")
         try Data(#"{"keys":[]}"#.utf8).write(to: dir)
         defer { try? FileManager.default.removeItem(at: dir) }
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", dir.path, try token()]), mentioning: [dir.lastPathComponent])
+        assertUsageError(
+            try CLIHarness.run(["verify", "--jwks", dir.path, try token()]), mentioning: [dir.lastPathComponent])
     }
 
     func testJWKSIsRequired() throws {
@@ -92,9 +105,12 @@ final class CLIErrorTests: XCTestCase {
     }
 
     func testPrivateKeyPEMIsRefused() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-private-\(UUID().uuidString).pem")
-        try Data("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n".utf8).write(to: file)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jwtk-private-\(UUID().uuidString).pem")
+        try Data("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n".utf8).write(
+            to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        assertUsageError(try CLIHarness.run(["verify", "--jwks", file.path, try token()]), mentioning: [file.lastPathComponent])
+        assertUsageError(
+            try CLIHarness.run(["verify", "--jwks", file.path, try token()]), mentioning: [file.lastPathComponent])
     }
 }

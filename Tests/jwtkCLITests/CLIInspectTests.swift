@@ -18,7 +18,8 @@ final class CLIInspectTests: XCTestCase {
         XCTAssertTrue(out.contains("\"kid\": \"rsa-1\""), out)
         XCTAssertTrue(out.contains("\"iss\": \"\(AttackSuite.issuer)\""), out)
         XCTAssertTrue(out.contains("\"exp\": \(AttackSuite.now + 3600)"), out)
-        XCTAssertLessThan(out.range(of: "NOT VERIFIED")!.lowerBound, out.range(of: "RS256")!.lowerBound, "the warning comes first")
+        XCTAssertLessThan(
+            out.range(of: "NOT VERIFIED")!.lowerBound, out.range(of: "RS256")!.lowerBound, "the warning comes first")
         XCTAssertFalse(out.contains("\"valid\""), "inspect never claims validity")
     }
 

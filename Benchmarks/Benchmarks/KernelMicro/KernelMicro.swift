@@ -44,11 +44,12 @@ let benchmarks: @Sendable () -> Void = {
 
     for alg in ["HS256", "RS256"] {
         let bytes = token(alg)
-        let cached = JWTVerifier(keys: alg == "HS256" ? secretKey.keys : publicKeys.keys, policy: policy, clock: clock,
-                                 cache: VerifiedTokenCache())
+        let cached = JWTVerifier(
+            keys: alg == "HS256" ? secretKey.keys : publicKeys.keys, policy: policy, clock: clock,
+            cache: VerifiedTokenCache())
         Benchmark("cache hit \(alg)", configuration: .init(scalingFactor: .kilo)) { benchmark in
             bytes.withUnsafeBytes { raw in
-                _ = cached.check(raw)   // fills the cache
+                _ = cached.check(raw)  // fills the cache
                 for _ in benchmark.scaledIterations { blackHole(try! cached.verify(raw) { $0.algorithm }) }
             }
         }
@@ -68,7 +69,8 @@ let benchmarks: @Sendable () -> Void = {
     let claims = UnsafeMutableRawBufferPointer.allocate(byteCount: payload.count, alignment: 1)
     let claimsCount = payload.withUnsafeBytes { Base64URL.decode($0, into: claims.baseAddress!)! }
 
-    Benchmark("base64url decode claims (\(payload.count) chars)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+    Benchmark("base64url decode claims (\(payload.count) chars)", configuration: .init(scalingFactor: .kilo)) {
+        benchmark in
         payload.withUnsafeBytes { src in
             for _ in benchmark.scaledIterations { blackHole(Base64URL.decode(src, into: claims.baseAddress!)) }
         }

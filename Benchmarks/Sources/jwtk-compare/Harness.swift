@@ -16,7 +16,8 @@ struct Fixtures: Sendable {
 
     init(dir: URL) throws {
         self.dir = dir
-        let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appending(path: "meta.json"))) as! [String: Any]
+        let meta =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appending(path: "meta.json"))) as! [String: Any]
         iss = meta["iss"] as! String
         aud = meta["aud"] as! String
         now = (meta["now"] as! NSNumber).int64Value
@@ -83,7 +84,7 @@ private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, an
 
 struct Measurement {
     var opsPerSecond: Double  // median of the rounds
-    var spread: Double        // (max - min) / median over the rounds: how noisy the cell was
+    var spread: Double  // (max - min) / median over the rounds: how noisy the cell was
     var allocsPerOp: Double?
 }
 
@@ -134,7 +135,8 @@ final class Timing {
     func result(countAllocs: Bool) -> Measurement {
         let sorted = rates.sorted()
         let median = sorted[sorted.count / 2]
-        return Measurement(opsPerSecond: median, spread: (sorted.last! - sorted.first!) / median,
-                           allocsPerOp: countAllocs ? allocsPerOp() : nil)
+        return Measurement(
+            opsPerSecond: median, spread: (sorted.last! - sorted.first!) / median,
+            allocsPerOp: countAllocs ? allocsPerOp() : nil)
     }
 }

@@ -18,7 +18,8 @@ enum SizeSweep {
     }
 
     static func token(claimsBytes: Int, _ f: Fixtures) throws -> String {
-        var claims = "{\"iss\":\"\(f.iss)\",\"aud\":\"\(f.aud)\",\"sub\":\"001234.5f3b9c1e2d4a\",\"exp\":\(f.now + 3600),"
+        var claims =
+            "{\"iss\":\"\(f.iss)\",\"aud\":\"\(f.aud)\",\"sub\":\"001234.5f3b9c1e2d4a\",\"exp\":\(f.now + 3600),"
             + "\"iat\":\(f.now - 60),\"groups\":["
         var i = 0
         while claims.utf8.count + 42 < claimsBytes {
@@ -26,7 +27,8 @@ enum SizeSweep {
             i += 1
         }
         claims += "]}"
-        let input = Base64URL.encode(Array("{\"alg\":\"HS256\",\"kid\":\"hs256-1\",\"typ\":\"JWT\"}".utf8)) + "."
+        let input =
+            Base64URL.encode(Array("{\"alg\":\"HS256\",\"kid\":\"hs256-1\",\"typ\":\"JWT\"}".utf8)) + "."
             + Base64URL.encode(Array(claims.utf8))
         let key = try f.keyMaterial("HS256")
         var mac = [UInt8](repeating: 0, count: 32)
@@ -36,8 +38,9 @@ enum SizeSweep {
 
     static func run(_ f: Fixtures, seconds: Double, rounds: Int) throws -> [Point] {
         let secret = try VerificationKey(hmacSecret: try f.keyMaterial("HS256"), kid: "hs256-1", algorithm: .hs256)
-        let verifier = JWTVerifier(keys: JWKSet(keys: [secret]), policy: ClaimsPolicy(issuers: [f.iss], audiences: [f.aud]),
-                                   clock: FixedClock(f.now), maxTokenSize: 1 << 20)
+        let verifier = JWTVerifier(
+            keys: JWKSet(keys: [secret]), policy: ClaimsPolicy(issuers: [f.iss], audiences: [f.aud]),
+            clock: FixedClock(f.now), maxTokenSize: 1 << 20)
         var points: [Point] = []
         for size in claimSizes {
             let token = try token(claimsBytes: size, f)
@@ -54,8 +57,10 @@ enum SizeSweep {
                 kernel.round(seconds: seconds / Double(rounds))
                 floor?.round(seconds: seconds / Double(rounds))
             }
-            points.append(Point(claimsBytes: size, tokenBytes: bytes.count, kernel: kernel.result(countAllocs: false),
-                                floor: floor?.result(countAllocs: false)))
+            points.append(
+                Point(
+                    claimsBytes: size, tokenBytes: bytes.count, kernel: kernel.result(countAllocs: false),
+                    floor: floor?.result(countAllocs: false)))
         }
         return points
     }

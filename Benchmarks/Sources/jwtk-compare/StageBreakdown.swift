@@ -17,10 +17,13 @@ enum StageBreakdown {
             let token = Array(f.tokens[alg]!.utf8)
             let stages = try PipelineStages(verifier: verifier, token: token)
             for stage in PipelineStages.Stage.allCases {
-                rows.append(Row(alg: alg, stage: stage.rawValue, nanoseconds: time(seconds) { n in stages.run(stage, n) }))
+                rows.append(
+                    Row(alg: alg, stage: stage.rawValue, nanoseconds: time(seconds) { n in stages.run(stage, n) }))
             }
             let full = time(seconds) { n in
-                token.withUnsafeBytes { raw in (0..<n).reduce(0) { sum, _ in sum + (verifier.check(raw) == nil ? 1 : 0) } }
+                token.withUnsafeBytes { raw in
+                    (0..<n).reduce(0) { sum, _ in sum + (verifier.check(raw) == nil ? 1 : 0) }
+                }
             }
             rows.append(Row(alg: alg, stage: "full verification", nanoseconds: full))
         }

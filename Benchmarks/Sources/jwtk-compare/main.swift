@@ -31,7 +31,8 @@ struct Options {
             case "--impls": impls = Set(value(arg).split(separator: ",").map(String.init))
             case "--algs": algs = Set(value(arg).split(separator: ",").map(String.init))
             case "-h", "--help":
-                print("""
+                print(
+                    """
                     usage: jwtk-compare [--seconds S] [--rounds N] [--smoke] [--out results.json]
                                         [--impls jwt-kernel,openssl-raw,openssl-floor,jwt-kit,libjwt] [--algs HS256,...]
                                         [--fixtures DIR]
@@ -68,8 +69,9 @@ struct Row {
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let benchmarksDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-let fixtures = try Fixtures(dir: options.fixtures.map { URL(fileURLWithPath: $0) }
-    ?? benchmarksDir.appending(path: "Fixtures"))
+let fixtures = try Fixtures(
+    dir: options.fixtures.map { URL(fileURLWithPath: $0) }
+        ?? benchmarksDir.appending(path: "Fixtures"))
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let countAllocs = cb_alloc_counting_works() != 0
 if !countAllocs { print("note: malloc interposition inactive; allocs_per_op will be null") }
@@ -78,34 +80,41 @@ let jwtKitKeys = try JWTKitPeer.keys(fixtures)
 let kernel = try KernelPeer(fixtures)
 var cells: [Cell] = []
 for alg in algorithms {
-    cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "single", threads: 1) {
-        try OpenSSLRaw.runner(fixtures, alg: alg, token: $0)
-    })
-    cells.append(Cell(impl: "openssl-raw", alg: alg, mode: "batch", threads: cores) {
-        try OpenSSLRaw.runner(fixtures, alg: alg, token: $0).map { spread($0, threads: cores) }
-    })
-    cells.append(Cell(impl: "openssl-floor", alg: alg, mode: "single", threads: 1) {
-        try OpenSSLFloor.runner(fixtures, alg: alg, token: $0)
-    })
+    cells.append(
+        Cell(impl: "openssl-raw", alg: alg, mode: "single", threads: 1) {
+            try OpenSSLRaw.runner(fixtures, alg: alg, token: $0)
+        })
+    cells.append(
+        Cell(impl: "openssl-raw", alg: alg, mode: "batch", threads: cores) {
+            try OpenSSLRaw.runner(fixtures, alg: alg, token: $0).map { spread($0, threads: cores) }
+        })
+    cells.append(
+        Cell(impl: "openssl-floor", alg: alg, mode: "single", threads: 1) {
+            try OpenSSLFloor.runner(fixtures, alg: alg, token: $0)
+        })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "single", threads: 1) { try kernel.single($0, alg: alg) })
-    cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "batch", threads: cores) {
-        try kernel.batch($0, alg: alg, threads: cores)
-    })
+    cells.append(
+        Cell(impl: "jwt-kernel", alg: alg, mode: "batch", threads: cores) {
+            try kernel.batch($0, alg: alg, threads: cores)
+        })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "cached", threads: 1) { try kernel.cached($0, alg: alg) })
     // One verifier shared by every thread (no batch API): scaling, and contention beyond the core count.
     if alg == "HS256" || alg == "RS256" {
         for threads in [2, 4, 8] {
-            cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "shared", threads: threads) {
-                try kernel.single($0, alg: alg).map { spread($0, threads: threads) }
-            })
+            cells.append(
+                Cell(impl: "jwt-kernel", alg: alg, mode: "shared", threads: threads) {
+                    try kernel.single($0, alg: alg).map { spread($0, threads: threads) }
+                })
         }
     }
-    cells.append(Cell(impl: "jwt-kit", alg: alg, mode: "single", threads: 1) {
-        JWTKitPeer.runner(jwtKitKeys, fixtures, token: $0)
-    })
-    cells.append(Cell(impl: "libjwt", alg: alg, mode: "single", threads: 1) {
-        try LibJWT.runner(fixtures, alg: alg, token: $0)
-    })
+    cells.append(
+        Cell(impl: "jwt-kit", alg: alg, mode: "single", threads: 1) {
+            JWTKitPeer.runner(jwtKitKeys, fixtures, token: $0)
+        })
+    cells.append(
+        Cell(impl: "libjwt", alg: alg, mode: "single", threads: 1) {
+            try LibJWT.runner(fixtures, alg: alg, token: $0)
+        })
 }
 cells = cells.filter { (options.impls?.contains($0.impl) ?? true) && (options.algs?.contains($0.alg) ?? true) }
 
@@ -151,11 +160,13 @@ func pad(_ s: String, _ w: Int, right: Bool = false) -> String {
     return right ? fill + s : s + fill
 }
 
-let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+let cpu =
+    (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
     .split(separator: "\n").first { $0.hasPrefix("model name") }
     .map { $0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces) } ?? "unknown"
-print("jwtk-compare: \(cells.count) cells, \(fmt(options.seconds, 2)) s each, median of \(options.rounds) interleaved rounds; "
-    + "\(cores) cores, \(cpu)")
+print(
+    "jwtk-compare: \(cells.count) cells, \(fmt(options.seconds, 2)) s each, median of \(options.rounds) interleaved rounds; "
+        + "\(cores) cores, \(cpu)")
 
 let rows = measureAll(cells, seconds: options.seconds)
 
@@ -163,18 +174,22 @@ func baseline(_ alg: String, in rows: [Row], impl: String = "openssl-raw") -> Do
     rows.first { $0.cell.impl == impl && $0.cell.alg == alg && $0.cell.mode == "single" }?.result?.opsPerSecond
 }
 
-print(pad("impl", 14) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
-    + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("vs floor", 9, right: true)
-    + pad("spread", 8, right: true)
-    + pad("allocs/op", 11, right: true))
+print(
+    pad("impl", 14) + pad("alg", 7) + pad("mode", 8) + pad("thr", 4, right: true)
+        + pad("ops/s", 13, right: true) + pad("vs raw", 9, right: true) + pad("vs floor", 9, right: true)
+        + pad("spread", 8, right: true)
+        + pad("allocs/op", 11, right: true))
 for row in rows {
     let c = row.cell
     var line = pad(c.impl, 14) + pad(c.alg, 7) + pad(c.mode, 8) + pad(String(c.threads), 4, right: true)
     if let r = row.result {
         let ratio = baseline(c.alg, in: rows).map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
-        let floorRatio = baseline(c.alg, in: rows, impl: "openssl-floor").map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
-        line += pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true) + pad(floorRatio, 9, right: true)
-            + pad(fmt(r.spread * 100, 0) + "%", 8, right: true) + pad(r.allocsPerOp.map { fmt($0, 1) } ?? "-", 11, right: true)
+        let floorRatio =
+            baseline(c.alg, in: rows, impl: "openssl-floor").map { fmt(r.opsPerSecond / $0, 2) + "x" } ?? "-"
+        line +=
+            pad(fmt(r.opsPerSecond, 0), 13, right: true) + pad(ratio, 9, right: true) + pad(floorRatio, 9, right: true)
+            + pad(fmt(r.spread * 100, 0) + "%", 8, right: true)
+            + pad(r.allocsPerOp.map { fmt($0, 1) } ?? "-", 11, right: true)
     } else {
         line += "  " + (row.note ?? "")
     }
@@ -185,20 +200,25 @@ for row in rows {
 var allocationFailures: [String] = []
 if countAllocs {
     let apart = cb_alloc_openssl_apart() != 0
-    print("allocation guard: jwt-kernel heap allocations per verification once warm, on the calling thread"
-        + (apart ? "; OpenSSL's own counted apart" : "; OpenSSL's own cannot be told apart here, so HS256 only"))
+    print(
+        "allocation guard: jwt-kernel heap allocations per verification once warm, on the calling thread"
+            + (apart ? "; OpenSSL's own counted apart" : "; OpenSSL's own cannot be told apart here, so HS256 only"))
     for cell in AllocationGuard.cells(cells, opensslApart: apart) {
         guard case .success(let runner)? = prepare(cell) else { continue }  // already reported in the table
         let v = AllocationGuard.check(cell, runner: runner)
-        print("  " + pad("\(cell.alg) \(cell.mode)", 14) + pad(fmt(v.own, 3), 7, right: true) + " jwt-kernel"
-            + (apart ? pad(fmt(v.openssl, 1), 7, right: true) + " OpenSSL" : "") + (v.failed ? "   <- not zero" : ""))
+        print(
+            "  " + pad("\(cell.alg) \(cell.mode)", 14) + pad(fmt(v.own, 3), 7, right: true) + " jwt-kernel"
+                + (apart ? pad(fmt(v.openssl, 1), 7, right: true) + " OpenSSL" : "")
+                + (v.failed ? "   <- not zero" : ""))
         if v.failed {
-            allocationFailures.append("jwt-kernel \(cell.alg) \(cell.mode) makes \(fmt(v.own, 3)) heap allocations per "
-                + "verification of its own (zero promised)")
+            allocationFailures.append(
+                "jwt-kernel \(cell.alg) \(cell.mode) makes \(fmt(v.own, 3)) heap allocations per "
+                    + "verification of its own (zero promised)")
         }
     }
 } else {
-    allocationFailures.append("allocations cannot be counted (malloc interposition inactive), so the zero-allocation promise is unchecked")
+    allocationFailures.append(
+        "allocations cannot be counted (malloc interposition inactive), so the zero-allocation promise is unchecked")
 }
 
 // The size sweep and the stage breakdown.
@@ -207,24 +227,34 @@ var stages: [StageBreakdown.Row] = []
 if options.extras {
     sweep = try SizeSweep.run(fixtures, seconds: options.seconds, rounds: options.rounds)
     print("size sweep (HS256, claims grow as a groups array): ns per token byte")
-    print(pad("claims", 9, right: true) + pad("token", 9, right: true) + pad("jwt-kernel", 12, right: true)
-        + pad("floor", 9, right: true) + pad("ratio", 8, right: true))
+    print(
+        pad("claims", 9, right: true) + pad("token", 9, right: true) + pad("jwt-kernel", 12, right: true)
+            + pad("floor", 9, right: true) + pad("ratio", 8, right: true))
     for p in sweep {
-        print(pad(String(p.claimsBytes), 9, right: true) + pad(String(p.tokenBytes), 9, right: true)
-            + pad(fmt(p.kernelNsPerByte, 3), 12, right: true) + pad(p.floorNsPerByte.map { fmt($0, 3) } ?? "-", 9, right: true)
-            + pad(p.floorNsPerByte.map { fmt($0 / p.kernelNsPerByte, 2) + "x" } ?? "-", 8, right: true))
+        print(
+            pad(String(p.claimsBytes), 9, right: true) + pad(String(p.tokenBytes), 9, right: true)
+                + pad(fmt(p.kernelNsPerByte, 3), 12, right: true)
+                + pad(p.floorNsPerByte.map { fmt($0, 3) } ?? "-", 9, right: true)
+                + pad(p.floorNsPerByte.map { fmt($0 / p.kernelNsPerByte, 2) + "x" } ?? "-", 8, right: true))
     }
     if let at4 = sweep.first(where: { $0.claimsBytes == 4096 }), let at64 = sweep.last {
-        print("linearity: ns/byte at 64 KB is \(fmt(at64.kernelNsPerByte / at4.kernelNsPerByte, 2))x ns/byte at 4 KB (target <= 1.2x)")
+        print(
+            "linearity: ns/byte at 64 KB is \(fmt(at64.kernelNsPerByte / at4.kernelNsPerByte, 2))x ns/byte at 4 KB (target <= 1.2x)"
+        )
     }
-    stages = try StageBreakdown.run(kernel, fixtures, algs: ["HS256", "RS256"].filter { options.algs?.contains($0) ?? true },
-                                    seconds: min(options.seconds, 1.0))
+    stages = try StageBreakdown.run(
+        kernel, fixtures, algs: ["HS256", "RS256"].filter { options.algs?.contains($0) ?? true },
+        seconds: min(options.seconds, 1.0))
     print("stages (ns per token):")
-    for row in stages { print("  " + pad(row.alg, 7) + pad(row.stage, 22) + pad(fmt(row.nanoseconds, 1), 12, right: true)) }
+    for row in stages {
+        print("  " + pad(row.alg, 7) + pad(row.stage, 22) + pad(fmt(row.nanoseconds, 1), 12, right: true))
+    }
 }
 
 // results.json: measured cells only; unsupported and not-yet-available cells are left out.
-let outPath = options.out ?? (options.smoke ? nil : benchmarksDir.deletingLastPathComponent().appending(path: "bench/results.json").path)
+let outPath =
+    options.out
+    ?? (options.smoke ? nil : benchmarksDir.deletingLastPathComponent().appending(path: "bench/results.json").path)
 if let outPath {
     func jsonString(_ s: String) -> String {
         String(data: try! JSONSerialization.data(withJSONObject: s, options: .fragmentsAllowed), encoding: .utf8)!
@@ -243,7 +273,8 @@ if let outPath {
     let stagesJSON = stages.map { r in
         "    {\"alg\":\(jsonString(r.alg)),\"stage\":\(jsonString(r.stage)),\"ns\":\(fmt(r.nanoseconds, 2))}"
     }
-    let json = "{\"machine\":{\"cores\":\(cores),\"cpu\":\(jsonString(cpu))},\"results\":[\n"
+    let json =
+        "{\"machine\":{\"cores\":\(cores),\"cpu\":\(jsonString(cpu))},\"results\":[\n"
         + results.joined(separator: ",\n") + "\n],\"sweep\":[\n" + sweepJSON.joined(separator: ",\n")
         + "\n],\"stages\":[\n" + stagesJSON.joined(separator: ",\n") + "\n]}\n"
     try FileManager.default.createDirectory(
@@ -271,14 +302,20 @@ func smokeVerdict(_ rows: [Row], allocationFailures: [String]) -> Int32 {
         let floor = alg == "HS256" ? 0.25 : 0.5
         let pair = { (rows: [Row]) -> Double? in
             guard let raw = baseline(alg, in: rows),
-                  let k = rows.first(where: { $0.cell.impl == "jwt-kernel" && $0.cell.alg == alg && $0.cell.mode == "single" })?
-                      .result?.opsPerSecond else { return nil }
+                let k = rows.first(where: {
+                    $0.cell.impl == "jwt-kernel" && $0.cell.alg == alg && $0.cell.mode == "single"
+                })?
+                .result?.opsPerSecond
+            else { return nil }
             return k / raw
         }
         guard var ratio = pair(rows), ratio < floor else { continue }
         for attempt in 1...3 where ratio < floor {
-            let again = measureAll(rows.map(\.cell).filter { $0.alg == alg && $0.mode == "single"
-                && ($0.impl == "openssl-raw" || $0.impl == "jwt-kernel") }, seconds: 1.0)
+            let again = measureAll(
+                rows.map(\.cell).filter {
+                    $0.alg == alg && $0.mode == "single"
+                        && ($0.impl == "openssl-raw" || $0.impl == "jwt-kernel")
+                }, seconds: 1.0)
             ratio = pair(again) ?? 0
             print("smoke: \(alg) jwt-kernel/openssl-raw = \(fmt(ratio, 2)) (re-measured, attempt \(attempt))")
         }

@@ -10,7 +10,7 @@ extension JWTAlgorithm {
     /// True for any spelling of `none`, so the error can say so plainly.
     static func isNone(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> Bool {
         guard let packed = packName(span, in: bytes) else { return false }
-        return packed | 0x2020_2020 == 0x0400_0000_656e_6f6e   // "none" little-endian, case-folded, length 4
+        return packed | 0x2020_2020 == 0x0400_0000_656e_6f6e  // "none" little-endian, case-folded, length 4
     }
 
     /// Up to 7 decoded bytes packed little-endian with the length in the top

@@ -31,6 +31,7 @@ final class CacheEntry: Sendable {
     /// The full token, byte for byte: the hash only chose the slot.
     @inline(__always)
     func holds(_ token: UnsafeRawBufferPointer) -> Bool {
-        tokenCount == token.count && bytes.withUnsafeBytes { memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }
+        tokenCount == token.count
+            && bytes.withUnsafeBytes { memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }
     }
 }

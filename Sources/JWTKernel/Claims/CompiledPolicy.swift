@@ -1,7 +1,8 @@
+internal import CXXHash
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CXXHash
 
 /// A `ClaimsPolicy` turned into bytes once, so each check on the hot path is
 /// a comparison against prepared data rather than a String conversion.
@@ -23,8 +24,10 @@ struct CompiledPolicy: Sendable {
     /// Identifies the policy's content, so a verified-token cache shared by
     /// several verifiers only serves entries checked under the same policy.
     var fingerprint: UInt64 {
-        var text = "\(algorithms.rawValue)|\(issuers)|\(audiences)|\(leeway)|\(requireExpiration)|\(rejectIssuedInFuture)|"
-        text += "\(String(describing: maxAge))|\(requiredClaims)|\(String(describing: expectedType))|\(String(describing: expectedNonce))"
+        var text =
+            "\(algorithms.rawValue)|\(issuers)|\(audiences)|\(leeway)|\(requireExpiration)|\(rejectIssuedInFuture)|"
+        text +=
+            "\(String(describing: maxAge))|\(requiredClaims)|\(String(describing: expectedType))|\(String(describing: expectedNonce))"
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { XXH3_64bits($0.baseAddress, $0.count) }
     }
@@ -60,7 +63,8 @@ struct CompiledPolicy: Sendable {
             for i in 0..<n where buf[i] >= 0x41 && buf[i] <= 0x5A { buf[i] |= 0x20 }
             var start = 0
             let prefix: StaticString = "application/"
-            if n >= prefix.utf8CodeUnitCount, memcmp(buf.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
+            if n >= prefix.utf8CodeUnitCount, memcmp(buf.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+            {
                 start = prefix.utf8CodeUnitCount
             }
             return expected.elementsEqual(buf[start..<n])
@@ -99,7 +103,9 @@ struct CompiledPolicy: Sendable {
         let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if !issuers.isEmpty {
             guard let iss = c.iss else { throw JWTError(.missingClaim, "iss is required") }
-            guard Self.matchesAny(iss, bytes, issuers) else { throw JWTError(.badIssuer, "iss is not an accepted issuer") }
+            guard Self.matchesAny(iss, bytes, issuers) else {
+                throw JWTError(.badIssuer, "iss is not an accepted issuer")
+            }
         }
         if !audiences.isEmpty {
             guard let aud = c.aud else { throw JWTError(.missingClaim, "aud is required") }

@@ -5,39 +5,45 @@ extension ClaimsPolicy {
     /// Sign in with Apple identity tokens. `audience`: the bundle ID or Services ID.
     /// Apple's `nonce` is the SHA-256 of the app's raw nonce, as the app sent it.
     public static func apple(audience: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(algorithms: AlgorithmSet([.rs256]), issuers: ["https://appleid.apple.com"], audiences: audience,
-                     requiredClaims: ["sub", "iat"], expectedNonce: nonce)
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.rs256]), issuers: ["https://appleid.apple.com"], audiences: audience,
+            requiredClaims: ["sub", "iat"], expectedNonce: nonce)
     }
 
     /// Google ID tokens. Google issues both spellings of its issuer.
     public static func google(clientIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(algorithms: AlgorithmSet([.rs256]), issuers: ["https://accounts.google.com", "accounts.google.com"],
-                     audiences: clientIDs, requiredClaims: ["sub", "iat"], expectedNonce: nonce)
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.rs256]), issuers: ["https://accounts.google.com", "accounts.google.com"],
+            audiences: clientIDs, requiredClaims: ["sub", "iat"], expectedNonce: nonce)
     }
 
     /// Firebase Auth ID tokens: issuer and audience are both derived from the project ID.
     public static func firebase(projectID: String) -> ClaimsPolicy {
-        ClaimsPolicy(algorithms: AlgorithmSet([.rs256]), issuers: ["https://securetoken.google.com/\(projectID)"],
-                     audiences: [projectID], requiredClaims: ["sub", "iat", "auth_time"])
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.rs256]), issuers: ["https://securetoken.google.com/\(projectID)"],
+            audiences: [projectID], requiredClaims: ["sub", "iat", "auth_time"])
     }
 
     /// Facebook Limited Login tokens; both issuer spellings have been seen.
     public static func facebook(appIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(algorithms: AlgorithmSet([.rs256]), issuers: ["https://www.facebook.com", "https://facebook.com"],
-                     audiences: appIDs, requiredClaims: ["sub"], expectedNonce: nonce)
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.rs256]), issuers: ["https://www.facebook.com", "https://facebook.com"],
+            audiences: appIDs, requiredClaims: ["sub"], expectedNonce: nonce)
     }
 
     /// LINE Login: ES256 with LINE's JWKS (native SDK / LIFF), or HS256 with the
     /// channel secret (web login); pass the key set that matches.
     public static func line(channelIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(algorithms: AlgorithmSet([.es256, .hs256]), issuers: ["https://access.line.me"], audiences: channelIDs,
-                     requiredClaims: ["sub"], expectedNonce: nonce)
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.es256, .hs256]), issuers: ["https://access.line.me"], audiences: channelIDs,
+            requiredClaims: ["sub"], expectedNonce: nonce)
     }
 
     /// Microsoft identity platform tokens for one tenant (v2.0 and v1 issuers).
     public static func microsoft(tenantID: String, clientIDs: [String]) -> ClaimsPolicy {
-        ClaimsPolicy(algorithms: AlgorithmSet([.rs256]),
-                     issuers: ["https://login.microsoftonline.com/\(tenantID)/v2.0", "https://sts.windows.net/\(tenantID)/"],
-                     audiences: clientIDs, requiredClaims: ["sub"])
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.rs256]),
+            issuers: ["https://login.microsoftonline.com/\(tenantID)/v2.0", "https://sts.windows.net/\(tenantID)/"],
+            audiences: clientIDs, requiredClaims: ["sub"])
     }
 }

@@ -17,7 +17,9 @@ public struct RegisteredClaims: Sendable {
     /// Bit i set when `CompiledPolicy.requiredClaims[i]` is present.
     var requiredPresent: UInt64 = 0
 
-    static func read(_ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]]) throws(JWTError) -> RegisteredClaims {
+    static func read(
+        _ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]]
+    ) throws(JWTError) -> RegisteredClaims {
         let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var c = RegisteredClaims()
         var parser = JSONParser(claims)
@@ -42,7 +44,9 @@ public struct RegisteredClaims: Sendable {
         return c
     }
 
-    private static func numericDate(_ v: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ why: StaticString) throws(JWTError) -> Double {
+    private static func numericDate(
+        _ v: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ why: StaticString
+    ) throws(JWTError) -> Double {
         guard v.kind == .number else { throw JWTError(.badClaimType, why) }
         let value = JSONNumber.double(v, in: bytes)
         // 1e400 parses as infinity: a date that never comes is not a NumericDate.
@@ -65,9 +69,13 @@ public struct RegisteredClaims: Sendable {
     }
 
     /// Calls `body` with each element of an `aud` array (or the single string).
-    static func forEachAudience(_ aud: JSONSpan, in claims: UnsafeRawBufferPointer, _ body: (JSONSpan) throws(JWTError) -> Void) throws(JWTError) {
+    static func forEachAudience(
+        _ aud: JSONSpan, in claims: UnsafeRawBufferPointer, _ body: (JSONSpan) throws(JWTError) -> Void
+    ) throws(JWTError) {
         if aud.kind == .string { return try body(aud) }
-        var parser = JSONParser(bytes: claims.baseAddress!.assumingMemoryBound(to: UInt8.self), count: aud.end, at: aud.start, maxDepth: JSONParser.defaultMaxDepth)
+        var parser = JSONParser(
+            bytes: claims.baseAddress!.assumingMemoryBound(to: UInt8.self), count: aud.end, at: aud.start,
+            maxDepth: JSONParser.defaultMaxDepth)
         try parser.parseArrayElements(depth: 1, body)
     }
 }

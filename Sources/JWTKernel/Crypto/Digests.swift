@@ -15,7 +15,7 @@ enum Digests {
         case 32: sha256
         case 48: sha384
         case 64: sha512
-        default: nil   // EdDSA hashes internally
+        default: nil  // EdDSA hashes internally
         }
     }
 }

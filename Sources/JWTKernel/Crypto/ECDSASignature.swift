@@ -30,7 +30,9 @@ enum ECDSASignature {
 
     /// Minimal DER INTEGER for an unsigned big-endian value (zero encodes as `02 01 00`,
     /// which OpenSSL then rejects as out of range, as it must).
-    private static func appendInteger(_ value: Slice<UnsafeRawBufferPointer>, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+    private static func appendInteger(
+        _ value: Slice<UnsafeRawBufferPointer>, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int
+    ) -> Int {
         var first = value.startIndex
         while first < value.endIndex - 1, value[first] == 0 { first += 1 }
         let needsPad = value[first] & 0x80 != 0

@@ -69,7 +69,8 @@ final class PKeyContextCache {
             ok = ok && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) == 1
         case .rsaPSS:
             // RFC 7518 §3.5: salt as long as the hash; MGF1 uses the signature hash by default.
-            ok = ok && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) == 1
+            ok =
+                ok && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) == 1
                 && EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, RSA_PSS_SALTLEN_DIGEST) == 1
                 && EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, Digests.md(for: alg)) == 1
         default:

@@ -46,7 +46,9 @@ enum SignatureCheck {
         return ok
     }
 
-    private static func withDigest<R>(_ alg: JWTAlgorithm, _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    private static func withDigest<R>(
+        _ alg: JWTAlgorithm, _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
             let n = SHA2State.digest(hashLength: alg.hashLength, input, into: out.baseAddress!)
             return body(UnsafeRawBufferPointer(start: out.baseAddress, count: n))

@@ -33,7 +33,9 @@ public enum Base64URL {
 
     /// `vectorized: false` is the reference the fuzz harness holds the vector path to.
     @_spi(Internals)
-    public static func decode(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer, vectorized: Bool) -> Int? {
+    public static func decode(
+        _ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer, vectorized: Bool
+    ) -> Int? {
         guard let outCount = decodedCount(src.count) else { return nil }
         if src.isEmpty { return 0 }
         let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -102,7 +104,10 @@ public enum Base64URL {
         var i = 0
         while i + 3 <= input.count {
             let v = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-            out += [alphabet[Int(v >> 18 & 63)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            out += [
+                alphabet[Int(v >> 18 & 63)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)],
+                alphabet[Int(v & 63)],
+            ]
             i += 3
         }
         if input.count - i == 1 {

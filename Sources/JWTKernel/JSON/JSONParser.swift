@@ -250,7 +250,7 @@ public struct JSONParser {
         guard pos + 1 < count else { throw JWTError(.malformed, "bad JSON escape") }
         switch bytes[pos + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             pos += 2
         case UInt8(ascii: "u"):
             let unit = try hex4(at: pos + 2)
@@ -260,7 +260,9 @@ public struct JSONParser {
                     throw JWTError(.malformed, "unpaired surrogate in JSON string")
                 }
                 let low = try hex4(at: pos + 2)
-                guard low >= 0xDC00 && low <= 0xDFFF else { throw JWTError(.malformed, "unpaired surrogate in JSON string") }
+                guard low >= 0xDC00 && low <= 0xDFFF else {
+                    throw JWTError(.malformed, "unpaired surrogate in JSON string")
+                }
                 pos += 6
             } else if unit >= 0xDC00 && unit <= 0xDFFF {
                 throw JWTError(.malformed, "unpaired surrogate in JSON string")

@@ -7,7 +7,9 @@ import Glibc
 public enum JSONString {
     /// True when the decoded string equals `expected` byte for byte.
     @inlinable
-    public static func equals(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>, _ expected: UnsafeRawBufferPointer) -> Bool {
+    public static func equals(
+        _ span: JSONSpan, in bytes: UnsafePointer<UInt8>, _ expected: UnsafeRawBufferPointer
+    ) -> Bool {
         if !span.escaped {
             guard span.count == expected.count else { return false }
             return span.count == 0 || memcmp(bytes + span.start, expected.baseAddress!, span.count) == 0
@@ -40,7 +42,9 @@ public enum JSONString {
     }
 
     /// Copies the decoded value into `dst` (capacity `capacity`); nil if it does not fit.
-    public static func decode(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int? {
+    public static func decode(
+        _ span: JSONSpan, in bytes: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, capacity: Int
+    ) -> Int? {
         var it = JSONStringDecoder(span, in: bytes)
         var n = 0
         while let b = it.next() {

@@ -10,7 +10,7 @@ public struct JSONStringDecoder: IteratorProtocol {
     @usableFromInline let bytes: UnsafePointer<UInt8>
     @usableFromInline var pos: Int
     @usableFromInline let end: Int
-    @usableFromInline var pending: UInt32 = 0   // queued bytes of a multi-byte escape, low byte first
+    @usableFromInline var pending: UInt32 = 0  // queued bytes of a multi-byte escape, low byte first
     @usableFromInline var pendingCount = 0
 
     /// `span` must come from `JSONParser` over the same `bytes` (so it is valid).
@@ -44,7 +44,7 @@ public struct JSONStringDecoder: IteratorProtocol {
         case UInt8(ascii: "r"): return 0x0D
         case UInt8(ascii: "t"): return 0x09
         case UInt8(ascii: "u"): return decodeUnicodeEscape()
-        default: return e   // \" \\ \/
+        default: return e  // \" \\ \/
         }
     }
 

@@ -30,7 +30,9 @@ public indirect enum JSONValue: Sendable, Equatable {
         let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
         switch span.kind {
         case .string: return .string(JSONString.string(span, in: base))
-        case .number: return .number(String(decoding: UnsafeRawBufferPointer(rebasing: raw[span.start..<span.end]), as: UTF8.self))
+        case .number:
+            return .number(
+                String(decoding: UnsafeRawBufferPointer(rebasing: raw[span.start..<span.end]), as: UTF8.self))
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .null: return .null
@@ -38,7 +40,8 @@ public indirect enum JSONValue: Sendable, Equatable {
             var members: [Member] = []
             var parser = JSONParser(bytes: base, count: span.end, at: span.start, maxDepth: maxDepth)
             try parser.parseObjectMembers(depth: 1) { (name, _, value) throws(JWTError) in
-                members.append(Member(name: JSONString.string(name, in: base), value: try build(value, raw, maxDepth: maxDepth)))
+                members.append(
+                    Member(name: JSONString.string(name, in: base), value: try build(value, raw, maxDepth: maxDepth)))
             }
             return .object(members)
         case .array:

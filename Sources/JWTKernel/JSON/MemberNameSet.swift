@@ -18,7 +18,7 @@ struct MemberNameSet {
     /// Adds `name`, whose key is `key`; false if an equal name was already there.
     mutating func insert(_ name: JSONSpan, key: JSONNameKey, in bytes: UnsafePointer<UInt8>) -> Bool {
         let k = key.value
-        let slot = (k &* 0x9E37_79B9_7F4A_7C15) >> 57   // 7 bits: one of 128
+        let slot = (k &* 0x9E37_79B9_7F4A_7C15) >> 57  // 7 bits: one of 128
         let bit: UInt64 = 1 << (slot & 63)
         let maybeInline = slot < 64 ? bloomLow & bit != 0 : bloomHigh & bit != 0
         if maybeInline, inlineContains(name, key: key, in: bytes) { return false }
@@ -36,7 +36,8 @@ struct MemberNameSet {
         let k = key.value
         for i in 0..<inlineCount where keys[i] == k {
             if key.isExact { return true }
-            let earlier = JSONSpan(start: Int(spans[i] >> 32), end: Int(spans[i] & 0xFFFF_FFFF), kind: .string, escaped: true)
+            let earlier = JSONSpan(
+                start: Int(spans[i] >> 32), end: Int(spans[i] & 0xFFFF_FFFF), kind: .string, escaped: true)
             if JSONString.equals(earlier, name, in: bytes) { return true }
         }
         return false
@@ -47,7 +48,7 @@ struct MemberNameSet {
 /// of indices into `entries`, kept at most half full.
 private struct LargeNameTable {
     private var entries: [(key: UInt64, span: JSONSpan)] = []
-    private var slots: [Int32] = []   // -1: empty
+    private var slots: [Int32] = []  // -1: empty
 
     mutating func insert(_ name: JSONSpan, key: JSONNameKey, in bytes: UnsafePointer<UInt8>) -> Bool {
         if (entries.count + 1) * 2 > slots.count { grow() }
@@ -55,7 +56,9 @@ private struct LargeNameTable {
         var i = Int(truncatingIfNeeded: (key.value &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         while slots[i] >= 0 {
             let earlier = entries[Int(slots[i])]
-            if earlier.key == key.value, key.isExact || JSONString.equals(earlier.span, name, in: bytes) { return false }
+            if earlier.key == key.value, key.isExact || JSONString.equals(earlier.span, name, in: bytes) {
+                return false
+            }
             i = (i + 1) & mask
         }
         slots[i] = Int32(entries.count)

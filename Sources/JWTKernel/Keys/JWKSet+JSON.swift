@@ -10,7 +10,9 @@ extension JWKSet {
     /// locally configured file: every key stays bound to its algorithm family.
     public init(json: some Collection<UInt8>, allowMixedKeyTypes: Bool = false) throws(KeyError) {
         let document: JSONValue
-        do { document = try JSONValue.parse(json) } catch { throw KeyError(.notAKeySet, "not valid JSON: \(error.message)") }
+        do { document = try JSONValue.parse(json) } catch {
+            throw KeyError(.notAKeySet, "not valid JSON: \(error.message)")
+        }
         guard let members = document.objectValue else { throw KeyError(.notAKeySet, "a key set must be a JSON object") }
 
         var loaded: [VerificationKey] = []
@@ -40,7 +42,8 @@ extension JWKSet {
         }
         if !allowMixedKeyTypes, publishesPublicKeys || loaded.contains(where: { !$0.isSecret }) {
             for key in loaded where key.isSecret {
-                rejected.append(KeyError(.mixedKeyTypes, kid: key.kid, "HMAC secret in a key set that holds public keys"))
+                rejected.append(
+                    KeyError(.mixedKeyTypes, kid: key.kid, "HMAC secret in a key set that holds public keys"))
             }
             loaded.removeAll { $0.isSecret }
         }

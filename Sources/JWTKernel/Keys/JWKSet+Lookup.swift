@@ -27,7 +27,8 @@ extension JWKSet {
             if key.algorithms.contains(alg) { return key }
             named = true
         }
-        throw named ? JWTError(.keyAlgMismatch, "the key named by kid does not verify this alg")
-                    : JWTError(.unknownKid, "no key with this kid")
+        throw named
+            ? JWTError(.keyAlgMismatch, "the key named by kid does not verify this alg")
+            : JWTError(.unknownKid, "no key with this kid")
     }
 }

@@ -21,7 +21,9 @@ public struct JWKSet: Sendable {
         for key in keys {
             guard let kid = key.kid else { kept.append(key); continue }
             if refusedKids.contains(kid) { ambiguous.insert(ObjectIdentifier(key)) }
-            if let twin = kept.first(where: { $0.kid == key.kid && $0.algorithms.rawValue & key.algorithms.rawValue != 0 }) {
+            if let twin = kept.first(where: {
+                $0.kid == key.kid && $0.algorithms.rawValue & key.algorithms.rawValue != 0
+            }) {
                 if twin.hasSameMaterial(as: key) && twin.algorithms == key.algorithms { continue }
                 ambiguous.insert(ObjectIdentifier(twin))
                 ambiguous.insert(ObjectIdentifier(key))

@@ -18,7 +18,9 @@ extension VerificationKey {
         }
         func bytes(_ name: String) throws(KeyError) -> [UInt8]? {
             guard let text = try member(name) else { return nil }
-            guard let decoded = Base64URL.decode(text) else { throw KeyError(.malformed, kid: kid, "\"\(name)\" is not canonical base64url") }
+            guard let decoded = Base64URL.decode(text) else {
+                throw KeyError(.malformed, kid: kid, "\"\(name)\" is not canonical base64url")
+            }
             return decoded
         }
         func required(_ name: String) throws(KeyError) -> [UInt8] {
@@ -29,7 +31,9 @@ extension VerificationKey {
         guard let kty = try member("kty") else { throw KeyError(.malformed, kid: kid, "missing \"kty\"") }
         let algorithm: JWTAlgorithm?
         if let name = try member("alg") {
-            guard let alg = JWTAlgorithm(rawValue: name) else { throw KeyError(.unsupportedType, kid: kid, "alg \"\(name)\" is not a JWS algorithm the kernel verifies") }
+            guard let alg = JWTAlgorithm(rawValue: name) else {
+                throw KeyError(.unsupportedType, kid: kid, "alg \"\(name)\" is not a JWS algorithm the kernel verifies")
+            }
             algorithm = alg
         } else {
             algorithm = nil
@@ -41,7 +45,9 @@ extension VerificationKey {
             guard let list = ops.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw KeyError(.malformed, kid: kid, "\"key_ops\" is not an array of strings")
             }
-            guard list.contains(.string("verify")) else { throw KeyError(.wrongUse, kid: kid, "\"key_ops\" does not include \"verify\"") }
+            guard list.contains(.string("verify")) else {
+                throw KeyError(.wrongUse, kid: kid, "\"key_ops\" does not include \"verify\"")
+            }
         }
 
         switch kty {
@@ -85,7 +91,9 @@ extension VerificationKey {
     /// Parses one JWK from JSON text.
     public convenience init(jwkJSON: some Collection<UInt8>) throws(KeyError) {
         let value: JSONValue
-        do { value = try JSONValue.parse(jwkJSON) } catch { throw KeyError(.malformed, "JWK is not valid JSON: \(error.message)") }
+        do { value = try JSONValue.parse(jwkJSON) } catch {
+            throw KeyError(.malformed, "JWK is not valid JSON: \(error.message)")
+        }
         try self.init(jwk: value)
     }
 
@@ -95,7 +103,9 @@ extension VerificationKey {
         guard let chain = x5c.arrayValue, let first = chain.first?.stringValue else {
             throw KeyError(.invalidCertificate, kid: kid, "\"x5c\" is not a non-empty array of strings")
         }
-        guard let der = Base64.decode(first) else { throw KeyError(.invalidCertificate, kid: kid, "\"x5c\" entry is not base64") }
+        guard let der = Base64.decode(first) else {
+            throw KeyError(.invalidCertificate, kid: kid, "\"x5c\" entry is not base64")
+        }
         return try OpenSSLPublicKey.fromCertificateDER(der)
     }
 

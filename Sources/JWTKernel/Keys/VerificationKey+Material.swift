@@ -18,7 +18,9 @@ extension VerificationKey {
         static func secret(_ secret: HMACSecret) -> Material { Material(kind: .secret, object: secret) }
 
         @inline(__always)
-        var publicKey: OpenSSLPublicKey? { kind == .publicKey ? unsafeDowncast(object, to: OpenSSLPublicKey.self) : nil }
+        var publicKey: OpenSSLPublicKey? {
+            kind == .publicKey ? unsafeDowncast(object, to: OpenSSLPublicKey.self) : nil
+        }
 
         @inline(__always)
         var secret: HMACSecret? { kind == .secret ? unsafeDowncast(object, to: HMACSecret.self) : nil }

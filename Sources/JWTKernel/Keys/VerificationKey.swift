@@ -20,8 +20,9 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
     init(kid: String?, type: KeyType, declaredAlgorithm: JWTAlgorithm?, material: Material) throws(KeyError) {
         let algorithms = try Self.algorithms(for: type, declared: declaredAlgorithm, kid: kid)
         if let key = material.publicKey, case .rsa = type, key.hasROCAFingerprint {
-            throw KeyError(.compromisedKey, kid: kid,
-                           "RSA key has the ROCA fingerprint (CVE-2017-15361): its private key is recoverable")
+            throw KeyError(
+                .compromisedKey, kid: kid,
+                "RSA key has the ROCA fingerprint (CVE-2017-15361): its private key is recoverable")
         }
         self.kid = kid
         self.type = type
@@ -34,19 +35,23 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
 
     /// The key's type narrowed by its declared `alg`; refuses weak keys and
     /// declarations that do not fit.
-    private static func algorithms(for type: KeyType, declared: JWTAlgorithm?, kid: String?) throws(KeyError) -> AlgorithmSet {
+    private static func algorithms(
+        for type: KeyType, declared: JWTAlgorithm?, kid: String?
+    ) throws(KeyError) -> AlgorithmSet {
         let possible = type.possibleAlgorithms
         switch type {
         case .rsa(let bits) where bits < minimumRSABits:
             throw KeyError(.weakKey, kid: kid, "RSA key has \(bits) bits; at least \(minimumRSABits) are required")
         case .oct(let n) where possible.isEmpty:
-            throw KeyError(.weakKey, kid: kid, "HMAC key has \(n) bytes; at least 32 are required (the hash output length)")
+            throw KeyError(
+                .weakKey, kid: kid, "HMAC key has \(n) bytes; at least 32 are required (the hash output length)")
         default: break
         }
         guard let alg = declared else { return possible }
         guard possible.contains(alg) else {
             if case .oct(let n) = type, alg.family == .hmac {
-                throw KeyError(.weakKey, kid: kid, "HMAC key has \(n) bytes; \(alg.rawValue) needs at least \(alg.hashLength)")
+                throw KeyError(
+                    .weakKey, kid: kid, "HMAC key has \(n) bytes; \(alg.rawValue) needs at least \(alg.hashLength)")
             }
             throw KeyError(.algorithmMismatch, kid: kid, "alg \(alg.rawValue) does not fit a \(type) key")
         }

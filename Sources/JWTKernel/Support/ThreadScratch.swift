@@ -25,7 +25,9 @@ final class ThreadScratch {
 
     /// Lends at least `count` bytes and this thread's OpenSSL contexts to `body`.
     @inline(__always)
-    static func withBuffer<R, E: Error>(count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R) throws(E) -> R {
+    static func withBuffer<R, E: Error>(
+        count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R
+    ) throws(E) -> R {
         let scratch = current
         if scratch.inUse {
             let private_ = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)

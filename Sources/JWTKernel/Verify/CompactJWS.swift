@@ -16,8 +16,8 @@ struct CompactJWS {
         guard let base = token.baseAddress, !token.isEmpty else { throw JWTError(.malformed, "token is empty") }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         guard let dot1 = Self.dot(bytes, from: 0, to: token.count),
-              let dot2 = Self.dot(bytes, from: dot1 + 1, to: token.count),
-              Self.dot(bytes, from: dot2 + 1, to: token.count) == nil
+            let dot2 = Self.dot(bytes, from: dot1 + 1, to: token.count),
+            Self.dot(bytes, from: dot2 + 1, to: token.count) == nil
         else { throw JWTError(.malformed, "token does not have exactly three segments") }
         guard dot1 > 0 else { throw JWTError(.malformed, "header segment is empty") }
         signingInput = UnsafeRawBufferPointer(start: base, count: dot2)

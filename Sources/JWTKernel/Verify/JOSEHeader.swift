@@ -35,9 +35,13 @@ struct JOSEHeader {
         // RFC 7515 §4.1.11: crit must be a non-empty array of names of
         // extensions the recipient implements. This kernel implements none, so
         // any crit is refused; a malformed one is refused just the same.
-        if crit != nil { throw JWTError(.critUnsupported, "header crit names an extension the kernel does not implement") }
+        if crit != nil {
+            throw JWTError(.critUnsupported, "header crit names an extension the kernel does not implement")
+        }
         // RFC 7797 §7: a JWT never uses the unencoded payload option, with or without crit.
-        if let b64, b64.kind != .true { throw JWTError(.malformed, "header b64 is not true (RFC 7797 is not for JWTs)") }
+        if let b64, b64.kind != .true {
+            throw JWTError(.malformed, "header b64 is not true (RFC 7797 is not for JWTs)")
+        }
         return JOSEHeader(alg: algorithm, kid: kid, typ: typ)
     }
 }

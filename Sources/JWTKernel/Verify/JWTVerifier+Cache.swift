@@ -2,8 +2,10 @@
 extension JWTVerifier {
     /// A cache hit, re-checked: the full token must match, the key must still be
     /// trusted and the time claims must still hold.
-    func verifyCached<R>(_ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
-                         _ body: (VerifiedToken) -> R) throws(JWTError) -> R? {
+    func verifyCached<R>(
+        _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
+        _ body: (VerifiedToken) -> R
+    ) throws(JWTError) -> R? {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return nil }
         guard resolution.contains(entry.key) else {
             cache.remove(token, hash: hash)
@@ -19,10 +21,13 @@ extension JWTVerifier {
         return entry.bytes.withUnsafeBytes { stored in
             let headerStart = stored.baseAddress! + entry.tokenCount
             let header = UnsafeRawBufferPointer(start: headerStart, count: entry.headerCount)
-            let claims = UnsafeRawBufferPointer(start: headerStart + entry.headerCount,
-                                                count: stored.count - entry.tokenCount - entry.headerCount)
-            return body(VerifiedToken(algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
-                                      claims: entry.claims, kidSpan: entry.kidSpan))
+            let claims = UnsafeRawBufferPointer(
+                start: headerStart + entry.headerCount,
+                count: stored.count - entry.tokenCount - entry.headerCount)
+            return body(
+                VerifiedToken(
+                    algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
+                    claims: entry.claims, kidSpan: entry.kidSpan))
         }
     }
 }

@@ -8,8 +8,9 @@ extension JWTVerifier {
                 let kid = parts.header.kid.map {
                     JSONString.string($0, in: parts.headerJSON.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 }
-                return VerifiedJWS(algorithm: parts.header.alg, kid: kid, key: parts.key,
-                                   header: Array(parts.headerJSON), payload: Array(parts.payload))
+                return VerifiedJWS(
+                    algorithm: parts.header.alg, kid: kid, key: parts.key,
+                    header: Array(parts.headerJSON), payload: Array(parts.payload))
             }
         }
     }

@@ -2,10 +2,13 @@
 extension JWTVerifier {
     func verifyInFull<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
         try withVerifiedSignature(token) { (parts) throws(JWTError) -> R in
-            let claims = try RegisteredClaims.read(parts.payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+            let claims = try RegisteredClaims.read(
+                parts.payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
             try compiled.check(claims, in: parts.payload, now: clock.now())
-            return body(VerifiedToken(algorithm: parts.header.alg, key: parts.key, header: parts.headerJSON,
-                                      claimsJSON: parts.payload, claims: claims, kidSpan: parts.header.kid))
+            return body(
+                VerifiedToken(
+                    algorithm: parts.header.alg, key: parts.key, header: parts.headerJSON,
+                    claimsJSON: parts.payload, claims: claims, kidSpan: parts.header.kid))
         }
     }
 
@@ -17,29 +20,39 @@ extension JWTVerifier {
     }
 
     /// Everything up to and including the signature, with decoded segments in scratch memory.
-    func withVerifiedSignature<R>(_ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> R) throws(JWTError) -> R {
+    func withVerifiedSignature<R>(
+        _ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> R
+    ) throws(JWTError) -> R {
         guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
         let jws = try CompactJWS(token)
         guard let headerCount = Base64URL.decodedCount(jws.header.count),
-              let payloadCount = Base64URL.decodedCount(jws.payload.count),
-              let signatureCount = Base64URL.decodedCount(jws.signature.count)
+            let payloadCount = Base64URL.decodedCount(jws.payload.count),
+            let signatureCount = Base64URL.decodedCount(jws.signature.count)
         else { throw JWTError(.malformed, "segment length is not valid base64url") }
 
-        return try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) { (scratch, contexts) throws(JWTError) -> R in
+        return try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) {
+            (scratch, contexts) throws(JWTError) -> R in
             guard Base64URL.decode(jws.header, into: scratch) != nil,
-                  Base64URL.decode(jws.payload, into: scratch + headerCount) != nil,
-                  Base64URL.decode(jws.signature, into: scratch + headerCount + payloadCount) != nil
+                Base64URL.decode(jws.payload, into: scratch + headerCount) != nil,
+                Base64URL.decode(jws.signature, into: scratch + headerCount + payloadCount) != nil
             else { throw JWTError(.malformed, "segment is not canonical base64url") }
             let headerJSON = UnsafeRawBufferPointer(start: scratch, count: headerCount)
             let payload = UnsafeRawBufferPointer(start: scratch + headerCount, count: payloadCount)
             let signature = UnsafeRawBufferPointer(start: scratch + headerCount + payloadCount, count: signatureCount)
 
             let header = try JOSEHeader.parse(headerJSON)
-            guard compiled.algorithms.contains(header.alg) else { throw JWTError(.algNotAllowed, "alg is not allowed by policy") }
+            guard compiled.algorithms.contains(header.alg) else {
+                throw JWTError(.algNotAllowed, "alg is not allowed by policy")
+            }
             try compiled.checkType(header.typ, in: headerJSON)
-            let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in try resolution.select(kid: kid, alg: header.alg) }
-            guard SignatureCheck.verify(header.alg, key: key, signingInput: jws.signingInput,
-                                        signature: signature, contexts: contexts) else {
+            let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in
+                try resolution.select(kid: kid, alg: header.alg)
+            }
+            guard
+                SignatureCheck.verify(
+                    header.alg, key: key, signingInput: jws.signingInput,
+                    signature: signature, contexts: contexts)
+            else {
                 throw JWTError(.badSignature, "signature does not verify")
             }
             return try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
@@ -47,8 +60,10 @@ extension JWTVerifier {
     }
 
     /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.
-    private func withKid<R>(_ header: JOSEHeader, _ json: UnsafeRawBufferPointer,
-                            _ body: (UnsafeRawBufferPointer?) throws(JWTError) -> R) throws(JWTError) -> R {
+    private func withKid<R>(
+        _ header: JOSEHeader, _ json: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer?) throws(JWTError) -> R
+    ) throws(JWTError) -> R {
         guard let span = header.kid else { return try body(nil) }
         let bytes = json.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if !span.escaped { return try body(UnsafeRawBufferPointer(start: bytes + span.start, count: span.count)) }

@@ -19,13 +19,19 @@ public final class JWTVerifier: Sendable {
 
     public static let defaultMaxTokenSize = 16 * 1024
 
-    public convenience init(keys: JWKSet, policy: ClaimsPolicy = ClaimsPolicy(), clock: any JWTClock = SystemClock(),
-                            maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil) {
-        self.init(resolution: .fixed(keys), keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
+    public convenience init(
+        keys: JWKSet, policy: ClaimsPolicy = ClaimsPolicy(), clock: any JWTClock = SystemClock(),
+        maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil
+    ) {
+        self.init(
+            resolution: .fixed(keys), keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache
+        )
     }
 
-    init(resolution: KeyResolution, keys: JWKSet, policy: ClaimsPolicy, clock: any JWTClock,
-         maxTokenSize: Int, cache: VerifiedTokenCache?) {
+    init(
+        resolution: KeyResolution, keys: JWKSet, policy: ClaimsPolicy, clock: any JWTClock,
+        maxTokenSize: Int, cache: VerifiedTokenCache?
+    ) {
         self.resolution = resolution
         self.keys = keys
         self.policy = policy
@@ -50,9 +56,12 @@ public final class JWTVerifier: Sendable {
     }
 
     /// A String's UTF-8 in place (native strings are not copied), keeping the typed error.
-    static func withBytes<R>(_ token: String, _ body: (UnsafeRawBufferPointer) throws(JWTError) -> R) throws(JWTError) -> R {
+    static func withBytes<R>(
+        _ token: String, _ body: (UnsafeRawBufferPointer) throws(JWTError) -> R
+    ) throws(JWTError) -> R {
         var token = token
-        return try token.withUTF8 { utf8 in Result { () throws(JWTError) in try body(UnsafeRawBufferPointer(utf8)) } }.get()
+        return try token.withUTF8 { utf8 in Result { () throws(JWTError) in try body(UnsafeRawBufferPointer(utf8)) } }
+            .get()
     }
 
     /// Verifies a JWT given as bytes and lends the result to `body` without

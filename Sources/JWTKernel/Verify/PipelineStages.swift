@@ -20,8 +20,8 @@ public struct PipelineStages {
     /// Decodes `token` once (it must verify under `verifier`), so each stage can run on its own inputs.
     public init(verifier: JWTVerifier, token: [UInt8]) throws(JWTError) {
         guard verifier.check(UnsafeRawBufferPointer(start: token, count: token.count)) == nil,
-              let dot1 = token.firstIndex(of: UInt8(ascii: ".")),
-              let dot2 = token[(dot1 + 1)...].firstIndex(of: UInt8(ascii: "."))
+            let dot1 = token.firstIndex(of: UInt8(ascii: ".")),
+            let dot2 = token[(dot1 + 1)...].firstIndex(of: UInt8(ascii: "."))
         else { throw JWTError(.malformed, "the stages need a token that verifies") }
         self.verifier = verifier
         self.token = token
@@ -30,7 +30,9 @@ public struct PipelineStages {
         header = decodedHeader
         payload = Base64URL.decode(Array(token[jws.payload])) ?? []
         signature = Base64URL.decode(Array(token[jws.signature])) ?? []
-        let parsed = try decodedHeader.withUnsafeBytes { raw in Result { () throws(JWTError) in try JOSEHeader.parse(raw) } }.get()
+        let parsed = try decodedHeader.withUnsafeBytes { raw in
+            Result { () throws(JWTError) in try JOSEHeader.parse(raw) }
+        }.get()
         let keys = verifier.keys, alg = parsed.alg
         self.alg = alg
         // The fixtures' kids are plain strings (no escapes), so the span's bytes are the kid.
@@ -52,17 +54,23 @@ public struct PipelineStages {
             case .base64Payload: for _ in 0..<n { sink &+= decode(jws.payload) }
             case .base64Signature: for _ in 0..<n { sink &+= decode(jws.signature) }
             case .headerJSON:
-                header.withUnsafeBytes { h in for _ in 0..<n { sink &+= ((try? JOSEHeader.parse(h))?.alg.hashLength ?? 0) } }
+                header.withUnsafeBytes { h in
+                    for _ in 0..<n { sink &+= ((try? JOSEHeader.parse(h))?.alg.hashLength ?? 0) }
+                }
             case .keyLookup:
                 let kid = key.kidBytes
                 kid.withUnsafeBytes { k in
-                    for _ in 0..<n { sink &+= ((try? verifier.keys.select(kid: key.kid == nil ? nil : k, alg: alg)) != nil ? 1 : 0) }
+                    for _ in 0..<n {
+                        sink &+= ((try? verifier.keys.select(kid: key.kid == nil ? nil : k, alg: alg)) != nil ? 1 : 0)
+                    }
                 }
             case .signature:
                 signature.withUnsafeBytes { s in
                     let input = UnsafeRawBufferPointer(rebasing: t[0..<jws.payload.upperBound])
                     for _ in 0..<n {
-                        sink &+= SignatureCheck.verify(alg, key: key, signingInput: input, signature: s, contexts: contexts) ? 1 : 0
+                        sink &+=
+                            SignatureCheck.verify(alg, key: key, signingInput: input, signature: s, contexts: contexts)
+                            ? 1 : 0
                     }
                 }
             case .claimsJSON:
@@ -72,7 +80,9 @@ public struct PipelineStages {
             case .policy:
                 payload.withUnsafeBytes { p in
                     guard let c = try? claims(p) else { return }
-                    for _ in 0..<n { sink &+= (try? verifier.compiled.check(c, in: p, now: verifier.clock.now())) != nil ? 1 : 0 }
+                    for _ in 0..<n {
+                        sink &+= (try? verifier.compiled.check(c, in: p, now: verifier.clock.now())) != nil ? 1 : 0
+                    }
                 }
             }
         }
@@ -80,12 +90,15 @@ public struct PipelineStages {
     }
 
     private func claims(_ p: UnsafeRawBufferPointer) throws(JWTError) -> RegisteredClaims {
-        try RegisteredClaims.read(p, required: verifier.compiled.requiredKeys, requiredNames: verifier.compiled.requiredClaims)
+        try RegisteredClaims.read(
+            p, required: verifier.compiled.requiredKeys, requiredNames: verifier.compiled.requiredClaims)
     }
 }
 
 extension Optional where Wrapped == [UInt8] {
-    fileprivate func withUnsafeBytesOrNil<R>(_ body: (UnsafeRawBufferPointer?) throws(JWTError) -> R) throws(JWTError) -> R {
+    fileprivate func withUnsafeBytesOrNil<R>(
+        _ body: (UnsafeRawBufferPointer?) throws(JWTError) -> R
+    ) throws(JWTError) -> R {
         guard let bytes = self else { return try body(nil) }
         return try bytes.withUnsafeBytes { raw in Result { () throws(JWTError) in try body(raw) } }.get()
     }

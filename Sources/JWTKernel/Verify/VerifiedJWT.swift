@@ -21,11 +21,12 @@ public struct VerifiedJWT: Sendable {
     public subscript(claim name: String) -> JSONValue? { claims[name] }
 }
 
-
 extension VerifiedJWT {
-    init(algorithm: JWTAlgorithm, kid: String?, key: VerificationKey, header: [UInt8], claimsJSON: [UInt8],
-         issuer: String?, subject: String?, audiences: [String], expiresAt: Double?, notBefore: Double?,
-         issuedAt: Double?, nonce: String?, authorizedParty: String?, jwtID: String?) {
+    init(
+        algorithm: JWTAlgorithm, kid: String?, key: VerificationKey, header: [UInt8], claimsJSON: [UInt8],
+        issuer: String?, subject: String?, audiences: [String], expiresAt: Double?, notBefore: Double?,
+        issuedAt: Double?, nonce: String?, authorizedParty: String?, jwtID: String?
+    ) {
         self.algorithm = algorithm
         self.kid = kid
         self.key = key

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Algorithm confusion (RFC 8725 §2.1, §3.1): an HMAC tag keyed with bytes of
@@ -26,26 +27,34 @@ final class AttackKeyConfusionTests: XCTestCase {
         let jwks = try Fixtures.json("attacks/jwks.json") as! [String: Any]
         let rsaJWK = (jwks["keys"] as! [[String: Any]]).first { $0["kid"] as? String == "rsa-1" }!
         let modulus = Base64URL.decode(rsaJWK["n"] as! String)!
-        return [("pem", Array(pem.utf8)),
-                ("pem without final newline", Array(pem.trimmingCharacters(in: .newlines).utf8)),
-                ("pem with CRLF", Array(pem.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
-                ("der", der),
-                ("base64 body", Array(body.utf8)),
-                ("modulus", modulus),
-                ("jwk json", Array(try JSONSerialization.data(withJSONObject: rsaJWK, options: [.sortedKeys])))]
+        return [
+            ("pem", Array(pem.utf8)),
+            ("pem without final newline", Array(pem.trimmingCharacters(in: .newlines).utf8)),
+            ("pem with CRLF", Array(pem.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
+            ("der", der),
+            ("base64 body", Array(body.utf8)),
+            ("modulus", modulus),
+            ("jwk json", Array(try JSONSerialization.data(withJSONObject: rsaJWK, options: [.sortedKeys]))),
+        ]
     }
 
-    func assertRejected(_ verifier: JWTVerifier, kid: String?, accepted: Set<JWTErrorCode>,
-                        file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertRejected(
+        _ verifier: JWTVerifier, kid: String?, accepted: Set<JWTErrorCode>,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for (label, secret) in try publicKeySecrets() {
             for alg in [JWTAlgorithm.hs256, .hs384, .hs512] {
-                let header = kid.map { "{\"alg\":\"\(alg.rawValue)\",\"kid\":\"\($0)\"}" } ?? "{\"alg\":\"\(alg.rawValue)\"}"
+                let header =
+                    kid.map { "{\"alg\":\"\(alg.rawValue)\",\"kid\":\"\($0)\"}" } ?? "{\"alg\":\"\(alg.rawValue)\"}"
                 let token = AttackSigner.token(header: header, claims: claims(), alg: alg, key: secret)
                 do {
                     _ = try verifier.verify(token)
-                    XCTFail("FALSE ACCEPT: \(alg.rawValue) keyed with the RSA public key (\(label)), kid \(kid ?? "none")", file: file, line: line)
+                    XCTFail(
+                        "FALSE ACCEPT: \(alg.rawValue) keyed with the RSA public key (\(label)), kid \(kid ?? "none")",
+                        file: file, line: line)
                 } catch {
-                    XCTAssertTrue(accepted.contains(error.code), "\(alg.rawValue) \(label): \(error)", file: file, line: line)
+                    XCTAssertTrue(
+                        accepted.contains(error.code), "\(alg.rawValue) \(label): \(error)", file: file, line: line)
                 }
             }
         }
@@ -56,7 +65,8 @@ final class AttackKeyConfusionTests: XCTestCase {
         let secret = [UInt8](repeating: 7, count: 64)
         let keys = JWKSet(keys: [try VerificationKey(hmacSecret: secret, kid: "h")])
         for alg in [JWTAlgorithm.hs256, .hs384, .hs512] {
-            let token = AttackSigner.token(header: "{\"alg\":\"\(alg.rawValue)\",\"kid\":\"h\"}", claims: claims(), alg: alg, key: secret)
+            let token = AttackSigner.token(
+                header: "{\"alg\":\"\(alg.rawValue)\",\"kid\":\"h\"}", claims: claims(), alg: alg, key: secret)
             XCTAssertEqual(try verifier(keys).verify(token).algorithm, alg)
         }
     }
@@ -95,8 +105,10 @@ final class AttackKeyConfusionTests: XCTestCase {
     /// A key set built in code may hold secrets and public keys side by side:
     /// the kid still pins the algorithm family.
     func testProgrammaticMixedSetStillPinsByKid() throws {
-        let keys = JWKSet(keys: [try VerificationKey(pem: rsaPEM(), kid: "rsa-1"),
-                                 try VerificationKey(hmacSecret: [UInt8](repeating: 1, count: 32), kid: "hmac")])
+        let keys = JWKSet(keys: [
+            try VerificationKey(pem: rsaPEM(), kid: "rsa-1"),
+            try VerificationKey(hmacSecret: [UInt8](repeating: 1, count: 32), kid: "hmac"),
+        ])
         try assertRejected(verifier(keys), kid: "rsa-1", accepted: [.keyAlgMismatch])
         // Without a kid, the HMAC key is the single key for HS256: the tag keyed with the PEM fails on the signature.
         try assertRejected(verifier(keys), kid: nil, accepted: [.badSignature, .unknownKid])
@@ -111,9 +123,13 @@ final class AttackKeyConfusionTests: XCTestCase {
         let keys = try JWKSet(json: try JSONSerialization.data(withJSONObject: jwks))
         XCTAssertFalse(keys.keys.contains { $0.kid == "leaked" })
         XCTAssertTrue(keys.rejected.contains { $0.kid == "leaked" }, "\(keys.rejected)")
-        for (header, expected) in [("{\"alg\":\"HS256\",\"kid\":\"leaked\"}", JWTErrorCode.unknownKid), ("{\"alg\":\"HS256\"}", .unknownKid)] {
+        for (header, expected) in [
+            ("{\"alg\":\"HS256\",\"kid\":\"leaked\"}", JWTErrorCode.unknownKid), ("{\"alg\":\"HS256\"}", .unknownKid),
+        ] {
             let token = AttackSigner.token(header: header, claims: claims(), key: secret)
-            XCTAssertThrowsError(try verifier(keys).verify(token)) { XCTAssertEqual(($0 as! JWTError).code, expected, header) }
+            XCTAssertThrowsError(try verifier(keys).verify(token)) {
+                XCTAssertEqual(($0 as! JWTError).code, expected, header)
+            }
         }
     }
 
@@ -124,16 +140,24 @@ final class AttackKeyConfusionTests: XCTestCase {
         let rsa = (try Fixtures.json("attacks/jwks.json") as! [String: Any])["keys"] as! [[String: Any]]
         var encryptionOnly = rsa[0]
         encryptionOnly["use"] = "enc"
-        for neighbours in [[encryptionOnly], [["kty": "RSA", "kid": "broken", "n": "AQAB", "e": "AQAB"]], [["kty": "EC"]]] {
-            let document: [String: Any] = ["keys": neighbours + [["kty": "oct", "kid": "leaked", "k": Base64URL.encode(secret)]]]
+        for neighbours in [
+            [encryptionOnly], [["kty": "RSA", "kid": "broken", "n": "AQAB", "e": "AQAB"]], [["kty": "EC"]],
+        ] {
+            let document: [String: Any] = [
+                "keys": neighbours + [["kty": "oct", "kid": "leaked", "k": Base64URL.encode(secret)]]
+            ]
             let keys = try JWKSet(json: try JSONSerialization.data(withJSONObject: document))
             XCTAssertEqual(keys.keys.count, 0, "\(neighbours)")
-            XCTAssertTrue(keys.rejected.contains { $0.kid == "leaked" && $0.code == .mixedKeyTypes }, "\(keys.rejected)")
+            XCTAssertTrue(
+                keys.rejected.contains { $0.kid == "leaked" && $0.code == .mixedKeyTypes }, "\(keys.rejected)")
             let token = AttackSigner.token(header: #"{"alg":"HS256","kid":"leaked"}"#, claims: claims(), key: secret)
-            XCTAssertThrowsError(try verifier(keys).verify(token)) { XCTAssertEqual(($0 as! JWTError).code, .unknownKid) }
+            XCTAssertThrowsError(try verifier(keys).verify(token)) {
+                XCTAssertEqual(($0 as! JWTError).code, .unknownKid)
+            }
         }
         // A document of secrets only is a secret key set, and loads.
-        let secretsOnly = try JWKSet(json: Array(#"{"keys":[{"kty":"oct","kid":"s","k":"\#(Base64URL.encode(secret))"}]}"#.utf8))
+        let secretsOnly = try JWKSet(
+            json: Array(#"{"keys":[{"kty":"oct","kid":"s","k":"\#(Base64URL.encode(secret))"}]}"#.utf8))
         XCTAssertEqual(secretsOnly.keys.map(\.kid), ["s"])
     }
 

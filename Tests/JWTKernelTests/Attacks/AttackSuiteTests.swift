@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// RFC 8725 attack suite: every case in Fixtures/attacks/tokens.json must end
@@ -22,8 +23,9 @@ final class AttackSuiteTests: XCTestCase {
 
     func testKeySetsLoadWithoutRejections() throws {
         let publicKeys = try AttackFixtures.publicKeys()
-        XCTAssertEqual(publicKeys.keys.compactMap(\.kid).sorted(),
-                       ["ec-k256", "ec-p256", "ec-p384", "ec-p521", "ed25519", "ed448", "rsa-1", "rsa-ps256"])
+        XCTAssertEqual(
+            publicKeys.keys.compactMap(\.kid).sorted(),
+            ["ec-k256", "ec-p256", "ec-p384", "ec-p521", "ed25519", "ed448", "rsa-1", "rsa-ps256"])
         XCTAssertEqual(publicKeys.rejected, [])
         let hmacKeys = try AttackFixtures.hmacKeys()
         XCTAssertEqual(hmacKeys.keys.compactMap(\.kid).sorted(), ["hmac-1", "hmac-256"])
@@ -46,16 +48,22 @@ final class AttackSuiteTests: XCTestCase {
             } else if let got {
                 if !c.acceptableCodes.contains(got) {
                     wrongCode.append("\(c.name): \(got)")
-                    XCTFail("\(c.name): expected \(c.acceptableCodes.sorted().joined(separator: "|")), got \(got)\(c.note.map { " (\($0))" } ?? "")")
+                    XCTFail(
+                        "\(c.name): expected \(c.acceptableCodes.sorted().joined(separator: "|")), got \(got)\(c.note.map { " (\($0))" } ?? "")"
+                    )
                 }
             } else {
                 falseAccepts.append(c.name)
-                XCTFail("FALSE ACCEPT \(c.name): expected \(c.expect_error!), but the token verified\(c.note.map { " (\($0))" } ?? "")")
+                XCTFail(
+                    "FALSE ACCEPT \(c.name): expected \(c.expect_error!), but the token verified\(c.note.map { " (\($0))" } ?? "")"
+                )
             }
         }
         XCTAssertEqual(falseAccepts, [], "attacks that verified")
         XCTAssertEqual(falseRejects, [], "positive controls that were refused")
-        print("attack suite: \(cases.count) cases, \(falseAccepts.count) false accepts, \(falseRejects.count) false rejects, \(wrongCode.count) wrong codes")
+        print(
+            "attack suite: \(cases.count) cases, \(falseAccepts.count) false accepts, \(falseRejects.count) false rejects, \(wrongCode.count) wrong codes"
+        )
     }
 
     /// Zero false rejects: each algorithm the kernel implements has a positive control that verifies as that algorithm.
@@ -101,8 +109,10 @@ final class AttackSuiteTests: XCTestCase {
     /// Failures decided before the claims are read must be the same through `verifyJWS`,
     /// and every valid JWT is a valid JWS.
     func testVerifyJWSAgreesBeforeClaims() throws {
-        let signatureStage: Set<String> = ["too_large", "unsupported_alg", "alg_not_allowed", "unknown_kid",
-                                           "key_alg_mismatch", "bad_signature", "crit_unsupported", "bad_typ"]
+        let signatureStage: Set<String> = [
+            "too_large", "unsupported_alg", "alg_not_allowed", "unknown_kid",
+            "key_alg_mismatch", "bad_signature", "crit_unsupported", "bad_typ",
+        ]
         let cases = try AttackFixtures.cases()
         let factory = try AttackFixtures.VerifierFactory()
         for c in cases {
@@ -133,7 +143,7 @@ final class AttackSuiteTests: XCTestCase {
         let slots = Slots(cases.count * rounds)
         let tokens = cases.map(\.token)
         DispatchQueue.concurrentPerform(iterations: tokens.count * rounds) { i in
-            let k = (i * 7919) % tokens.count   // interleave the cases across threads
+            let k = (i * 7919) % tokens.count  // interleave the cases across threads
             slots.buffer[(i / tokens.count) * tokens.count + k] = AttackFixtures.outcome(verifiers[k], tokens[k])
         }
         let results = slots.buffer
@@ -141,7 +151,11 @@ final class AttackSuiteTests: XCTestCase {
         for r in 0..<rounds {
             for k in cases.indices where results[r * cases.count + k] != expected[k] {
                 mismatches += 1
-                if mismatches < 10 { XCTFail("\(cases[k].name): concurrent \(results[r * cases.count + k] ?? "valid"), sequential \(expected[k] ?? "valid")") }
+                if mismatches < 10 {
+                    XCTFail(
+                        "\(cases[k].name): concurrent \(results[r * cases.count + k] ?? "valid"), sequential \(expected[k] ?? "valid")"
+                    )
+                }
             }
         }
         XCTAssertEqual(mismatches, 0)
@@ -156,8 +170,11 @@ final class AttackSuiteTests: XCTestCase {
         }
         // The limit is in bytes: 8193 two-byte characters are 16386 bytes.
         XCTAssertEqual(AttackFixtures.outcome(verifier, String(repeating: "é", count: 8193)), "too_large")
-        XCTAssertEqual(AttackFixtures.outcome(verifier, String(repeating: "A", count: JWTVerifier.defaultMaxTokenSize)), "malformed")
-        let tiny = JWTVerifier(keys: try AttackFixtures.hmacKeys(), clock: FixedClock(AttackFixtures.now), maxTokenSize: 10)
+        XCTAssertEqual(
+            AttackFixtures.outcome(verifier, String(repeating: "A", count: JWTVerifier.defaultMaxTokenSize)),
+            "malformed")
+        let tiny = JWTVerifier(
+            keys: try AttackFixtures.hmacKeys(), clock: FixedClock(AttackFixtures.now), maxTokenSize: 10)
         XCTAssertEqual(AttackFixtures.outcome(tiny, "eyJhbGciOi.x.y"), "too_large")
     }
 
@@ -169,7 +186,9 @@ final class AttackSuiteTests: XCTestCase {
         let cache = VerifiedTokenCache()
         let verifiers = cases.map { c -> JWTVerifier in
             let plain = factory.verifier(for: c)
-            return JWTVerifier(keys: plain.keys, policy: plain.policy, clock: plain.clock, maxTokenSize: plain.maxTokenSize, cache: cache)
+            return JWTVerifier(
+                keys: plain.keys, policy: plain.policy, clock: plain.clock, maxTokenSize: plain.maxTokenSize,
+                cache: cache)
         }
         for pass in 1...2 {
             for (c, verifier) in zip(cases, verifiers) {
@@ -177,7 +196,9 @@ final class AttackSuiteTests: XCTestCase {
                 if c.expect_valid {
                     XCTAssertNil(got, "pass \(pass): FALSE REJECT \(c.name)")
                 } else {
-                    XCTAssertTrue(got.map { c.acceptableCodes.contains($0) } ?? false, "pass \(pass): \(c.name) -> \(got ?? "valid")")
+                    XCTAssertTrue(
+                        got.map { c.acceptableCodes.contains($0) } ?? false,
+                        "pass \(pass): \(c.name) -> \(got ?? "valid")")
                 }
             }
         }
@@ -185,7 +206,8 @@ final class AttackSuiteTests: XCTestCase {
         // A token cached as valid under one clock is re-checked under another.
         let c = cases.first { $0.name == "valid_ES256" }!
         let plain = factory.verifier(for: c)
-        let later = JWTVerifier(keys: plain.keys, policy: plain.policy, clock: FixedClock(AttackFixtures.now + 7200), cache: cache)
+        let later = JWTVerifier(
+            keys: plain.keys, policy: plain.policy, clock: FixedClock(AttackFixtures.now + 7200), cache: cache)
         XCTAssertEqual(AttackFixtures.outcome(later, c.token), "expired")
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 final class VerifiedTokenCacheTests: XCTestCase {
@@ -9,9 +10,13 @@ final class VerifiedTokenCacheTests: XCTestCase {
         #"{"iss":"https://issuer.example","aud":"app","iat":\#(now),"exp":\#(exp ?? now + 3600),"jti":"\#(jti)"}"#
     }
 
-    func makeVerifier(cache: VerifiedTokenCache, clock: any JWTClock, audiences: [String] = ["app"]) throws -> JWTVerifier {
-        JWTVerifier(keys: try minter.keySet, policy: ClaimsPolicy(issuers: ["https://issuer.example"], audiences: audiences, leeway: 0),
-                    clock: clock, cache: cache)
+    func makeVerifier(
+        cache: VerifiedTokenCache, clock: any JWTClock, audiences: [String] = ["app"]
+    ) throws -> JWTVerifier {
+        JWTVerifier(
+            keys: try minter.keySet,
+            policy: ClaimsPolicy(issuers: ["https://issuer.example"], audiences: audiences, leeway: 0),
+            clock: clock, cache: cache)
     }
 
     func testHitReturnsTheSameVerifiedClaims() throws {
@@ -66,7 +71,8 @@ final class VerifiedTokenCacheTests: XCTestCase {
         let forgedHash = forged.withUnsafeBytes { cache.hash($0) }
         try genuineBytes.withUnsafeMutableBytes { g in
             try verifier.verify(UnsafeRawBufferPointer(g)) { verified in
-                cache.insert(UnsafeRawBufferPointer(g), hash: forgedHash, policy: verifier.policyFingerprint, verified: verified)
+                cache.insert(
+                    UnsafeRawBufferPointer(g), hash: forgedHash, policy: verifier.policyFingerprint, verified: verified)
             }
         }
         // The slot answers to the forged token's hash, but the full comparison refuses it.
@@ -87,7 +93,8 @@ final class VerifiedTokenCacheTests: XCTestCase {
     func testLargeTokensAreNotCached() throws {
         let cache = VerifiedTokenCache(.init(maxTokenSize: 200))
         let verifier = try makeVerifier(cache: cache, clock: FixedClock(now))
-        let padded = #"{"iss":"https://issuer.example","aud":"app","exp":\#(now + 60),"pad":"\#(String(repeating: "x", count: 300))"}"#
+        let padded =
+            #"{"iss":"https://issuer.example","aud":"app","exp":\#(now + 60),"pad":"\#(String(repeating: "x", count: 300))"}"#
         _ = try verifier.verify(minter.token(claims: padded))
         XCTAssertEqual(cache.count, 0)
     }

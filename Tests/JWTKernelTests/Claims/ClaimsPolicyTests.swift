@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Claims policy semantics, at their exact boundaries. Tokens are HS256,
@@ -16,28 +17,38 @@ final class ClaimsPolicyTests: XCTestCase {
     }
 
     /// nil when the token verifies.
-    func outcome(_ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil) -> JWTErrorCode? {
+    func outcome(
+        _ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil
+    ) -> JWTErrorCode? {
         let verifier = JWTVerifier(keys: keys, policy: policy, clock: FixedClock(time ?? now))
         do { _ = try verifier.verify(token(claims, header: header)); return nil } catch { return error.code }
     }
 
-    func assertValid(_ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil,
-                     file: StaticString = #filePath, line: UInt = #line) {
+    func assertValid(
+        _ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let got = outcome(claims, header: header, policy, at: time)
         XCTAssertNil(got, "expected valid: \(claims) -> \(got.map(\.name) ?? "")", file: file, line: line)
     }
 
-    func assertRejected(_ expected: JWTErrorCode, _ claims: String, header: String? = nil, _ policy: ClaimsPolicy, at time: Int64? = nil,
-                        file: StaticString = #filePath, line: UInt = #line) {
+    func assertRejected(
+        _ expected: JWTErrorCode, _ claims: String, header: String? = nil, _ policy: ClaimsPolicy,
+        at time: Int64? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(outcome(claims, header: header, policy, at: time), expected, claims, file: file, line: line)
     }
 
-    func policy(leeway: Int64 = 0, requireExpiration: Bool = true, rejectIssuedInFuture: Bool = true, maxAge: Int64? = nil,
-                issuers: [String] = [], audiences: [String] = [], requiredClaims: [String] = [],
-                expectedType: String? = nil, expectedNonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(issuers: issuers, audiences: audiences, leeway: leeway, requireExpiration: requireExpiration,
-                     rejectIssuedInFuture: rejectIssuedInFuture, maxAge: maxAge, requiredClaims: requiredClaims,
-                     expectedType: expectedType, expectedNonce: expectedNonce)
+    func policy(
+        leeway: Int64 = 0, requireExpiration: Bool = true, rejectIssuedInFuture: Bool = true, maxAge: Int64? = nil,
+        issuers: [String] = [], audiences: [String] = [], requiredClaims: [String] = [],
+        expectedType: String? = nil, expectedNonce: String? = nil
+    ) -> ClaimsPolicy {
+        ClaimsPolicy(
+            issuers: issuers, audiences: audiences, leeway: leeway, requireExpiration: requireExpiration,
+            rejectIssuedInFuture: rejectIssuedInFuture, maxAge: maxAge, requiredClaims: requiredClaims,
+            expectedType: expectedType, expectedNonce: expectedNonce)
     }
 
     var exp: String { "\"exp\":\(now + 3600)" }
@@ -67,7 +78,7 @@ final class ClaimsPolicyTests: XCTestCase {
 
     func testExpBoundaryWithoutLeeway() {
         let p = policy(leeway: 0)
-        assertRejected(.expired, "{\"exp\":\(now)}", p)           // exp == now: expired (RFC 7519 4.1.4 "on or after")
+        assertRejected(.expired, "{\"exp\":\(now)}", p)  // exp == now: expired (RFC 7519 4.1.4 "on or after")
         assertValid("{\"exp\":\(now + 1)}", p)
         assertRejected(.expired, "{\"exp\":\(now - 1)}", p)
         assertValid("{\"exp\":\(now).5}", p)
@@ -79,7 +90,7 @@ final class ClaimsPolicyTests: XCTestCase {
     func testExpBoundaryWithLeeway() {
         let p = policy(leeway: 30)
         assertValid("{\"exp\":\(now - 29)}", p)
-        assertRejected(.expired, "{\"exp\":\(now - 30)}", p)     // now == exp + leeway: expired
+        assertRejected(.expired, "{\"exp\":\(now - 30)}", p)  // now == exp + leeway: expired
         assertRejected(.expired, "{\"exp\":\(now - 31)}", p)
         assertValid("{\"exp\":\(now)}", p)
     }
@@ -129,7 +140,7 @@ final class ClaimsPolicyTests: XCTestCase {
 
     func testNbfBoundaryWithoutLeeway() {
         let p = policy(leeway: 0)
-        assertValid("{\(exp),\"nbf\":\(now)}", p)                 // nbf == now: valid from that second on
+        assertValid("{\(exp),\"nbf\":\(now)}", p)  // nbf == now: valid from that second on
         assertRejected(.notYetValid, "{\(exp),\"nbf\":\(now + 1)}", p)
         assertValid("{\(exp),\"nbf\":\(now - 1)}", p)
         assertRejected(.notYetValid, "{\(exp),\"nbf\":\(now).5}", p)
@@ -161,7 +172,7 @@ final class ClaimsPolicyTests: XCTestCase {
         let q = policy(leeway: 10, rejectIssuedInFuture: true)
         assertValid("{\(exp),\"iat\":\(now + 10)}", q)
         assertRejected(.issuedInFuture, "{\(exp),\"iat\":\(now + 11)}", q)
-        assertValid("{\(exp)}", q, at: now)   // no iat: nothing to check
+        assertValid("{\(exp)}", q, at: now)  // no iat: nothing to check
     }
 
     func testIatType() {
@@ -197,8 +208,8 @@ final class ClaimsPolicyTests: XCTestCase {
         assertRejected(.missingClaim, "{\(exp),\"sub\":\"u\"}", p)
         assertRejected(.missingClaim, "{\(exp),\"jti\":\"j\"}", p)
         assertRejected(.missingClaim, "{\(exp),\"Sub\":\"u\",\"jti\":\"j\"}", p)
-        assertValid("{\(exp),\"s\\u0075b\":\"u\",\"j\\u0074i\":\"j\"}", p)   // names compared decoded
-        assertRejected(.missingClaim, "{\(exp),\"x\":{\"sub\":\"u\",\"jti\":\"j\"}}", p)   // nested does not count
+        assertValid("{\(exp),\"s\\u0075b\":\"u\",\"j\\u0074i\":\"j\"}", p)  // names compared decoded
+        assertRejected(.missingClaim, "{\(exp),\"x\":{\"sub\":\"u\",\"jti\":\"j\"}}", p)  // nested does not count
     }
 
     func testRequiredClaimWithAnyValue() {
@@ -219,7 +230,8 @@ final class ClaimsPolicyTests: XCTestCase {
         let all = names.map { "\"\($0)\":1" }.joined(separator: ",")
         assertValid("{\(exp),\(all)}", p)
         for missing in [0, 31, 32, 63] {
-            let some = names.enumerated().filter { $0.offset != missing }.map { "\"\($0.element)\":1" }.joined(separator: ",")
+            let some = names.enumerated().filter { $0.offset != missing }.map { "\"\($0.element)\":1" }.joined(
+                separator: ",")
             assertRejected(.missingClaim, "{\(exp),\(some)}", p)
         }
     }
@@ -284,21 +296,26 @@ final class ClaimsPolicyTests: XCTestCase {
     func testExpectedTypeIsAMediaTypeComparison() {
         func header(_ typ: String) -> String { "{\"alg\":\"HS256\",\"kid\":\"k\",\"typ\":\"\(typ)\"}" }
         let claims = "{\(exp)}"
-        for (expected, typ) in [("application/JWT", "jwt"), ("application/JWT", "JWT"), ("jwt", "application/JWT"),
-                                ("JWT", "application/jwt"), ("JWT", "Application/JWT"), ("jwt", "APPLICATION/JWT"),
-                                ("at+jwt", "application/AT+JWT"), ("application/at+jwt", "at+JWT"), ("JWT", "JWT"),
-                                ("dpop+jwt", "dpop+jwt"), ("JWT", "application\\/jwt")] {
+        for (expected, typ) in [
+            ("application/JWT", "jwt"), ("application/JWT", "JWT"), ("jwt", "application/JWT"),
+            ("JWT", "application/jwt"), ("JWT", "Application/JWT"), ("jwt", "APPLICATION/JWT"),
+            ("at+jwt", "application/AT+JWT"), ("application/at+jwt", "at+JWT"), ("JWT", "JWT"),
+            ("dpop+jwt", "dpop+jwt"), ("JWT", "application\\/jwt"),
+        ] {
             assertValid(claims, header: header(typ), policy(expectedType: expected))
         }
-        for (expected, typ) in [("JWT", "JOSE"), ("JWT", "at+jwt"), ("at+jwt", "JWT"), ("JWT", "JWTX"), ("JWT", "JW"),
-                                ("JWT", "text/jwt"), ("JWT", "application/"), ("JWT", ""), ("JWT", " jwt"),
-                                ("JWT", "application/application/jwt"), ("JWT", "jwt\\u0000")] {
+        for (expected, typ) in [
+            ("JWT", "JOSE"), ("JWT", "at+jwt"), ("at+jwt", "JWT"), ("JWT", "JWTX"), ("JWT", "JW"),
+            ("JWT", "text/jwt"), ("JWT", "application/"), ("JWT", ""), ("JWT", " jwt"),
+            ("JWT", "application/application/jwt"), ("JWT", "jwt\\u0000"),
+        ] {
             assertRejected(.badTyp, claims, header: header(typ), policy(expectedType: expected))
         }
         assertRejected(.badTyp, claims, header: defaultHeader, policy(expectedType: "JWT"))
         assertRejected(.badTyp, claims, header: header(String(repeating: "x", count: 300)), policy(expectedType: "JWT"))
         assertValid(claims, header: header(String(repeating: "x", count: 300)), policy())
-        assertRejected(.malformed, claims, header: "{\"alg\":\"HS256\",\"kid\":\"k\",\"typ\":1}", policy(expectedType: "JWT"))
+        assertRejected(
+            .malformed, claims, header: "{\"alg\":\"HS256\",\"kid\":\"k\",\"typ\":1}", policy(expectedType: "JWT"))
     }
 
     // MARK: nonce
@@ -331,8 +348,9 @@ final class ClaimsPolicyTests: XCTestCase {
 
     func testVerifiedAccessors() throws {
         let verifier = JWTVerifier(keys: keys, policy: policy(), clock: FixedClock(now))
-        let claims = #"{"iss":"https:\/\/i","sub":"s\u00e9","aud":["a","b"],"exp":1700003600,"nbf":1699999000.5,"iat":1699999000,"# +
-            #""jti":"j","nonce":"n","azp":"z","custom":{"k":[1,"v"]}}"#
+        let claims =
+            #"{"iss":"https:\/\/i","sub":"s\u00e9","aud":["a","b"],"exp":1700003600,"nbf":1699999000.5,"iat":1699999000,"#
+            + #""jti":"j","nonce":"n","azp":"z","custom":{"k":[1,"v"]}}"#
         let result = try verifier.verify(token(claims))
         XCTAssertEqual(result.algorithm, .hs256)
         XCTAssertEqual(result.kid, "k")
@@ -366,8 +384,10 @@ final class ClaimsPolicyTests: XCTestCase {
         let claims = "{\(exp),\"sub\":\"u\",\"ext\":{\"role\":\"user\",\"role\":\"admin\"}}"
         do {
             let result = try verifier.verify(token(claims))
-            XCTAssertNotEqual(result.claims, .object([]),
-                              "verified claims with a nested duplicate are reported as {} (VerifiedJWT.claims swallows the parse error)")
+            XCTAssertNotEqual(
+                result.claims, .object([]),
+                "verified claims with a nested duplicate are reported as {} (VerifiedJWT.claims swallows the parse error)"
+            )
             XCTAssertEqual(result[claim: "sub"], .string("u"))
         } catch {
             XCTAssertEqual(error.code, .malformed, "refusing nested duplicates outright is also acceptable")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// The compact-serialization signature examples of RFC 7515 Appendix A,
@@ -80,8 +81,9 @@ final class RFCVectorTests: XCTestCase {
 
     func testEveryVectorWithAFlippedSignatureBitIsBadSignature() throws {
         for v in try Self.vectors() {
-            let verifier = JWTVerifier(keys: JWKSet(keys: [try KeyKit.key(v.jwk)]),
-                                       clock: FixedClock(v.exp.map { $0 - 3600 } ?? 0))
+            let verifier = JWTVerifier(
+                keys: JWKSet(keys: [try KeyKit.key(v.jwk)]),
+                clock: FixedClock(v.exp.map { $0 - 3600 } ?? 0))
             let signatureLength = KeyKit.base64URLDecode(v.token.split(separator: ".")[2])!.count
             // A bit in the middle, the first and the last byte of the signature.
             for byte in [signatureLength / 2, 0, signatureLength - 1] {
@@ -127,27 +129,33 @@ final class RFCVectorTests: XCTestCase {
                 XCTAssertNil(jwt.kid, v.name)
                 XCTAssertEqual(jwt[claim: "http://example.com/is_root"], .bool(true), v.name)
                 // The header and claims are kept exactly as signed, CR LF included.
-                XCTAssertEqual(String(decoding: jwt.claimsJSON, as: UTF8.self),
-                               "{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}", v.name)
+                XCTAssertEqual(
+                    String(decoding: jwt.claimsJSON, as: UTF8.self),
+                    "{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}", v.name)
             } catch {
                 XCTFail("\(v.name) (\(v.source)): \(error)")
             }
             // One second before exp + leeway still verifies; at exp + leeway it has expired.
             let leeway = policy.leeway
-            XCTAssertNoThrow(try JWTVerifier(keys: keys, policy: policy, clock: FixedClock(exp + leeway - 1)).verify(v.token), v.name)
+            XCTAssertNoThrow(
+                try JWTVerifier(keys: keys, policy: policy, clock: FixedClock(exp + leeway - 1)).verify(v.token), v.name
+            )
             let after = JWTVerifier(keys: keys, policy: policy, clock: FixedClock(exp + leeway))
             KeyKit.expect(.expired, v.name) { _ = try after.verify(v.token) }
             // verifyJWS reads no claims, so the 2011 token still has a valid signature today.
             XCTAssertNoThrow(try JWTVerifier(keys: keys, policy: policy).verifyJWS(v.token), v.name)
             KeyKit.expect(.badIssuer, v.name) {
-                _ = try JWTVerifier(keys: keys, policy: ClaimsPolicy(issuers: ["not-joe"]), clock: FixedClock(exp - 3600)).verify(v.token)
+                _ = try JWTVerifier(
+                    keys: keys, policy: ClaimsPolicy(issuers: ["not-joe"]), clock: FixedClock(exp - 3600)
+                ).verify(v.token)
             }
         }
     }
 
     func testRFC7515A1HeaderIsKeptAsSigned() throws {
         let v = try Self.vector("rfc7515-a1-hs256")
-        let jwt = try JWTVerifier(keys: JWKSet(keys: [try KeyKit.key(v.jwk)]), clock: FixedClock(1_300_819_380 - 1)).verify(v.token)
+        let jwt = try JWTVerifier(keys: JWKSet(keys: [try KeyKit.key(v.jwk)]), clock: FixedClock(1_300_819_380 - 1))
+            .verify(v.token)
         XCTAssertEqual(String(decoding: jwt.header, as: UTF8.self), "{\"typ\":\"JWT\",\r\n \"alg\":\"HS256\"}")
     }
 
@@ -171,7 +179,8 @@ final class RFCVectorTests: XCTestCase {
         }
         XCTAssertEqual(try payload("rfc7515-a4-es512"), "Payload")
         XCTAssertEqual(try payload("rfc8037-a4-ed25519"), "Example of Ed25519 signing")
-        let frodo = "It\u{2019}s a dangerous business, Frodo, going out your door. You step onto the road, and if you don't keep your feet, there\u{2019}s no knowing where you might be swept off to."
+        let frodo =
+            "It\u{2019}s a dangerous business, Frodo, going out your door. You step onto the road, and if you don't keep your feet, there\u{2019}s no knowing where you might be swept off to."
         for name in ["rfc7520-4.1-rs256", "rfc7520-4.2-ps384", "rfc7520-4.3-es512", "rfc7520-4.4-hs256"] {
             XCTAssertEqual(try payload(name), frodo, name)
         }

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof ECDSA vectors in IEEE P1363 form (fixed-length `r || s`),
@@ -22,16 +23,21 @@ final class WycheproofECDSATests: XCTestCase {
         try runECDSA("ecdsa_secp256k1_sha256_p1363_test.json", alg: .es256k, sha: "SHA-256", count: 252)
     }
 
-    private func runECDSA(_ name: String, alg: JWTAlgorithm, sha: String, count: Int,
-                          line: UInt = #line) throws {
+    private func runECDSA(
+        _ name: String, alg: JWTAlgorithm, sha: String, count: Int,
+        line: UInt = #line
+    ) throws {
         let file = try WycheproofFile(name)
         var jwkCrossChecks = 0
         Wycheproof.run(file, expectedCount: count, line: line) { group in
             // Each JWS ECDSA algorithm fixes the hash, so a group on another
             // hash could not be expressed as a JWS. These files have none;
             // should one appear, this fails instead of passing it silently.
-            XCTAssertEqual(group.string("sha"), sha, "\(name) group \(group.index): a hash \(alg.rawValue) does not use", line: line)
-            return WycheproofPrimitive.publicKeyCheck(file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
+            XCTAssertEqual(
+                group.string("sha"), sha, "\(name) group \(group.index): a hash \(alg.rawValue) does not use",
+                line: line)
+            return WycheproofPrimitive.publicKeyCheck(
+                file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
         }
         XCTAssertGreaterThan(jwkCrossChecks, 0, "\(name): no vector was cross-checked with a JWK key", line: line)
         print("Wycheproof \(name): \(jwkCrossChecks) vectors also checked with the key from the group's JWK")

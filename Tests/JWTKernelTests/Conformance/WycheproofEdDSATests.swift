@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof EdDSA vectors (RFC 8032 pure Ed25519 and Ed448, as RFC 8037
@@ -20,15 +21,18 @@ final class WycheproofEdDSATests: XCTestCase {
         var jwkCrossChecks = 0
         var polymorphicChecks = 0
         Wycheproof.run(file, expectedCount: count, line: line) { group in
-            let check = WycheproofPrimitive.publicKeyCheck(file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
+            let check = WycheproofPrimitive.publicKeyCheck(
+                file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
             let key = try? WycheproofPrimitive.keyFromDER(group).get()
             return { vector in
                 let outcome = check(vector)
                 if let key {
-                    let polymorphic = WycheproofPrimitive.verify(.edDSA, key: key, message: vector.hex("msg"), signature: vector.hex("sig"),
-                                                                 label: "\(name) \(vector.label) (EdDSA)")
-                    XCTAssertEqual(polymorphic.isAccepted, outcome.isAccepted,
-                                   "\(name) \(vector.label): \(alg.rawValue) \(outcome), EdDSA \(polymorphic)", line: line)
+                    let polymorphic = WycheproofPrimitive.verify(
+                        .edDSA, key: key, message: vector.hex("msg"), signature: vector.hex("sig"),
+                        label: "\(name) \(vector.label) (EdDSA)")
+                    XCTAssertEqual(
+                        polymorphic.isAccepted, outcome.isAccepted,
+                        "\(name) \(vector.label): \(alg.rawValue) \(outcome), EdDSA \(polymorphic)", line: line)
                     polymorphicChecks += 1
                 }
                 return outcome

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof HMAC-SHA-2 vectors, run as HS256 / HS384 / HS512.
@@ -25,10 +26,14 @@ final class WycheproofHMACTests: XCTestCase {
 
     private static func divergences(_ alg: JWTAlgorithm) -> [WycheproofDivergence] {
         [
-            WycheproofDivergence(shortKey, wycheproofSays: .valid, kernelAccepts: false,
-                                 why: "\(alg.rawValue) keys shorter than \(alg.hashLength) bytes are refused at load (RFC 7518 §3.2)"),
-            WycheproofDivergence(truncatedTag, wycheproofSays: .valid, kernelAccepts: false,
-                                 why: "a JWS \(alg.rawValue) signature is the full \(alg.hashLength)-byte HMAC; truncated tags never verify"),
+            WycheproofDivergence(
+                shortKey, wycheproofSays: .valid, kernelAccepts: false,
+                why: "\(alg.rawValue) keys shorter than \(alg.hashLength) bytes are refused at load (RFC 7518 §3.2)"),
+            WycheproofDivergence(
+                truncatedTag, wycheproofSays: .valid, kernelAccepts: false,
+                why:
+                    "a JWS \(alg.rawValue) signature is the full \(alg.hashLength)-byte HMAC; truncated tags never verify"
+            ),
         ]
     }
 
@@ -49,7 +54,8 @@ final class WycheproofHMACTests: XCTestCase {
         let hashBits = alg.hashLength * 8
         var refusedKeyVectors = 0
         var truncatedTagVectors = 0
-        let tally = Wycheproof.run(file, expectedCount: count, divergences: Self.divergences(alg), line: line) { group in
+        let tally = Wycheproof.run(file, expectedCount: count, divergences: Self.divergences(alg), line: line) {
+            group in
             let keyBits = group.int("keySize") ?? -1, tagBits = group.int("tagSize") ?? -1
             if keyBits < hashBits { refusedKeyVectors += group.tests.count }
             if tagBits < hashBits { truncatedTagVectors += group.tests.count }
@@ -61,12 +67,16 @@ final class WycheproofHMACTests: XCTestCase {
                 do {
                     key = try VerificationKey(hmacSecret: secret, kid: "wycheproof", algorithm: alg)
                 } catch {
-                    XCTAssertLessThan(keyBits, hashBits, "\(name) \(vector.label): a key of the hash length was refused: \(error)", line: line)
+                    XCTAssertLessThan(
+                        keyBits, hashBits, "\(name) \(vector.label): a key of the hash length was refused: \(error)",
+                        line: line)
                     return .rejected("key refused: \(error)")
                 }
-                XCTAssertGreaterThanOrEqual(keyBits, hashBits, "\(name) \(vector.label): a short key was loaded", line: line)
-                return WycheproofPrimitive.verify(alg, key: key, message: vector.hex("msg"), signature: vector.hex("tag"),
-                                                  label: "\(name) \(vector.label)")
+                XCTAssertGreaterThanOrEqual(
+                    keyBits, hashBits, "\(name) \(vector.label): a short key was loaded", line: line)
+                return WycheproofPrimitive.verify(
+                    alg, key: key, message: vector.hex("msg"), signature: vector.hex("tag"),
+                    label: "\(name) \(vector.label)")
             }
         }
         // Pin the shape of the file the lists above were written against.

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof `json_web_signature` and `json_web_key` vectors, run through
@@ -27,7 +28,8 @@ final class WycheproofJOSETests: XCTestCase {
         WycheproofDivergence(
             [346, 350], wycheproofSays: .valid, kernelAccepts: false,
             why: "RFC 7520 Figure 20 is a PS384 JWS, but Wycheproof gave its key \"alg\": \"PS256\"; a key's alg "
-                + "restricts it (RFC 7517 §4.4, RFC 8725 §3.1), as the file's own WrongPrimitive vectors 331-340 require"),
+                + "restricts it (RFC 7517 §4.4, RFC 8725 §3.1), as the file's own WrongPrimitive vectors 331-340 require"
+        ),
         WycheproofDivergence(
             [347, 351], wycheproofSays: .valid, kernelAccepts: false,
             why: "RFC 7520 Figure 27 is an ES512 JWS, but Wycheproof gave its key \"alg\": \"ES521\", which is no JWS "
@@ -52,11 +54,14 @@ final class WycheproofJOSETests: XCTestCase {
         let reference = try XCTUnwrap(file.vector(357))
         XCTAssertEqual(reference.result, .valid)
         for id in [367, 370] {
-            XCTAssertEqual(try XCTUnwrap(file.vector(id)).string("jws"), reference.string("jws"), "tcId \(id) is tcId 357's token")
+            XCTAssertEqual(
+                try XCTUnwrap(file.vector(id)).string("jws"), reference.string("jws"), "tcId \(id) is tcId 357's token")
         }
         for id in [372, 373] {
             let token = try XCTUnwrap(file.vector(id)).string("jws")
-            XCTAssertEqual(token.replacingOccurrences(of: "?", with: ""), reference.string("jws"), "tcId \(id) is tcId 357's token plus a '?'")
+            XCTAssertEqual(
+                token.replacingOccurrences(of: "?", with: ""), reference.string("jws"),
+                "tcId \(id) is tcId 357's token plus a '?'")
             guard case .rejected(let why)? = outcomes[id] else { XCTFail("tcId \(id) was not rejected"); continue }
             XCTAssertTrue(why.hasPrefix("malformed"), "tcId \(id) is rejected as malformed base64url, not \(why)")
         }
@@ -67,7 +72,9 @@ final class WycheproofJOSETests: XCTestCase {
             let keys = Result<JWKSet, KeyError> { () throws(KeyError) in try JWKSet(json: Wycheproof.jsonBytes(key)) }
             let token = try XCTUnwrap(file.vector(id)).string("jws")
             let outcome = Self.verify(token, keys, label: "tcId \(id) with the key's alg removed")
-            XCTAssertTrue(outcome.isAccepted, "tcId \(id): the signature itself verifies once the key's alg is dropped; \(outcome)")
+            XCTAssertTrue(
+                outcome.isAccepted,
+                "tcId \(id): the signature itself verifies once the key's alg is dropped; \(outcome)")
         }
     }
 
@@ -111,7 +118,9 @@ final class WycheproofJOSETests: XCTestCase {
             }
             return .accepted
         } catch {
-            let refused = set.rejected.isEmpty ? "" : "; refused keys: \(set.rejected.map(\.description).joined(separator: " | "))"
+            let refused =
+                set.rejected.isEmpty
+                ? "" : "; refused keys: \(set.rejected.map(\.description).joined(separator: " | "))"
             return .rejected("\(error)\(refused)")
         }
     }

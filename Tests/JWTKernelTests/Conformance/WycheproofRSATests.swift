@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Wycheproof RSASSA-PKCS1-v1_5 (RS256/384/512) and RSASSA-PSS (PS256/384/512)
@@ -41,12 +42,17 @@ final class WycheproofRSATests: XCTestCase {
     private func runPKCS1(_ name: String, alg: JWTAlgorithm, sha: String, count: Int, line: UInt = #line) throws {
         let file = try WycheproofFile(name)
         var jwkCrossChecks = 0
-        let tally = Wycheproof.run(file, expectedCount: count, acceptable: Self.missingNullRejected, line: line) { group in
+        let tally = Wycheproof.run(file, expectedCount: count, acceptable: Self.missingNullRejected, line: line) {
+            group in
             // RSnnn fixes the hash; these files hold no group on another one.
-            XCTAssertEqual(group.string("sha"), sha, "\(name) group \(group.index): a hash \(alg.rawValue) does not use", line: line)
+            XCTAssertEqual(
+                group.string("sha"), sha, "\(name) group \(group.index): a hash \(alg.rawValue) does not use",
+                line: line)
             // All groups are at least 2048 bits, so none meets the kernel's size floor.
-            XCTAssertGreaterThanOrEqual(group.int("keySize") ?? 0, VerificationKey.minimumRSABits, "\(name) group \(group.index)", line: line)
-            return WycheproofPrimitive.publicKeyCheck(file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
+            XCTAssertGreaterThanOrEqual(
+                group.int("keySize") ?? 0, VerificationKey.minimumRSABits, "\(name) group \(group.index)", line: line)
+            return WycheproofPrimitive.publicKeyCheck(
+                file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
         }
         XCTAssertEqual(tally.acceptable, 1, "\(name): the MissingNull vector", line: line)
         XCTAssertEqual(jwkCrossChecks, count, "\(name): every group has a JWK to cross-check", line: line)
@@ -75,11 +81,15 @@ final class WycheproofRSATests: XCTestCase {
         let sha = "SHA-\(alg.hashLength * 8)"
         var jwkCrossChecks = 0
         Wycheproof.run(file, expectedCount: count, line: line) { group in
-            let params = "\(group.string("sha") ?? "?"), \(group.string("mgf") ?? "?") \(group.string("mgfSha") ?? "?"), salt \(group.int("sLen") ?? -1)"
-            XCTAssertEqual(params, "\(sha), MGF1 \(sha), salt \(alg.hashLength)",
-                           "\(name) group \(group.index): parameters \(alg.rawValue) cannot express", line: line)
-            XCTAssertGreaterThanOrEqual(group.int("keySize") ?? 0, VerificationKey.minimumRSABits, "\(name) group \(group.index)", line: line)
-            return WycheproofPrimitive.publicKeyCheck(file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
+            let params =
+                "\(group.string("sha") ?? "?"), \(group.string("mgf") ?? "?") \(group.string("mgfSha") ?? "?"), salt \(group.int("sLen") ?? -1)"
+            XCTAssertEqual(
+                params, "\(sha), MGF1 \(sha), salt \(alg.hashLength)",
+                "\(name) group \(group.index): parameters \(alg.rawValue) cannot express", line: line)
+            XCTAssertGreaterThanOrEqual(
+                group.int("keySize") ?? 0, VerificationKey.minimumRSABits, "\(name) group \(group.index)", line: line)
+            return WycheproofPrimitive.publicKeyCheck(
+                file: file, group: group, alg: alg, jwkCrossChecks: &jwkCrossChecks)
         }
         XCTAssertEqual(jwkCrossChecks, count, "\(name): every group has a JWK to cross-check", line: line)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Strict standard base64 (the `x5c` alphabet), checked against Foundation's decoder.
@@ -14,7 +15,10 @@ final class Base64Tests: XCTestCase {
     }
 
     func testRefusesWhatIsNotCanonicalStandardBase64() {
-        for bad in ["QQ", "QQ=", "QQ===", "Q===", "QR==", "QUI=Q", "QU=I", "QUJD\n", " QUJD", "QUJ-", "QUJ_", "QUJD====", "=QUJ"] {
+        for bad in [
+            "QQ", "QQ=", "QQ===", "Q===", "QR==", "QUI=Q", "QU=I", "QUJD\n", " QUJD", "QUJ-", "QUJ_", "QUJD====",
+            "=QUJ",
+        ] {
             XCTAssertNil(Base64.decode(bad), bad)
         }
         XCTAssertEqual(Base64.decode("QQ=="), [0x41])

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 final class Base64URLTests: XCTestCase {

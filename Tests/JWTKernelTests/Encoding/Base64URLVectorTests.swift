@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// The vectorised base64url decoder against the scalar one: same verdict and
@@ -31,7 +32,9 @@ final class Base64URLVectorTests: XCTestCase {
                 var text = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
                 // Make the last character canonical half the time, so both verdicts are exercised.
                 if length % 4 != 0, Bool.random(using: &rng) { text[length - 1] = UInt8(ascii: "A") }
-                XCTAssertEqual(decode(text, vectorized: true), decode(text, vectorized: false), String(decoding: text, as: UTF8.self))
+                XCTAssertEqual(
+                    decode(text, vectorized: true), decode(text, vectorized: false),
+                    String(decoding: text, as: UTF8.self))
             }
         }
     }

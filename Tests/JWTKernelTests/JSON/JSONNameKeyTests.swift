@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Name keys: exact for short names (so the hot path matches registered names
@@ -39,7 +40,8 @@ final class JSONNameKeyTests: XCTestCase {
             let array = try parser.parseDocument()
             var elements = JSONParser(bytes: base, count: array.end, at: array.start, maxDepth: 32)
             var k: [JSONNameKey] = []
-            try elements.parseArrayElements(depth: 1) { (span) throws(JWTError) in k.append(JSONNameKey(span, in: base)) }
+            try elements.parseArrayElements(depth: 1) { (span) throws(JWTError) in k.append(JSONNameKey(span, in: base))
+            }
             XCTAssertEqual(k.map(\.value), [JSONNameKey.exp, JSONNameKey.exp, JSONNameKey.exp, k[3].value, k[3].value])
             XCTAssertFalse(k[3].isExact)
         }
@@ -62,8 +64,10 @@ final class JSONNameKeyTests: XCTestCase {
     }
 
     func testDuplicateNamesAreFoundWhateverTheirSpelling() {
-        for json in [#"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"email_verified":1,"email_verifie\u0064":2}"#,
-                     #"{"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,"m":0,"n":0,"o":0,"p":0,"q":0,"r":0,"s":0,"t":0,"u":0,"v":0,"w":0,"x":0,"y":0,"z":0,"A":0,"B":0,"C":0,"D":0,"E":0,"F":0,"G":0,"H":0,"b":1}"#] {
+        for json in [
+            #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"email_verified":1,"email_verifie\u0064":2}"#,
+            #"{"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,"m":0,"n":0,"o":0,"p":0,"q":0,"r":0,"s":0,"t":0,"u":0,"v":0,"w":0,"x":0,"y":0,"z":0,"A":0,"B":0,"C":0,"D":0,"E":0,"F":0,"G":0,"H":0,"b":1}"#,
+        ] {
             XCTAssertThrowsError(try keys(json), json)
         }
         XCTAssertNoThrow(try keys(#"{"email_verified":1,"email_verifiee":2,"a":1,"b":2}"#))

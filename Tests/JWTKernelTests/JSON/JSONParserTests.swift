@@ -1,9 +1,11 @@
+import Foundation
+import XCTest
+
+@_spi(Internals) @testable import JWTKernel
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import XCTest
-@_spi(Internals) @testable import JWTKernel
 
 /// Helpers over the span-based parser: it reads bytes it does not own, so every
 /// call happens inside `withUnsafeBytes`.
@@ -57,7 +59,9 @@ enum JSONTestKit {
     /// temporary LOCPATH; skips only when neither is possible.
     static func withCommaDecimalLocale(_ body: () throws -> Void) throws {
         let previous = String(cString: setlocale(LC_NUMERIC, nil))
-        let names = ["de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "nl_NL.UTF-8", "ru_RU.UTF-8", "es_ES.UTF-8"]
+        let names = [
+            "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "nl_NL.UTF-8", "ru_RU.UTF-8", "es_ES.UTF-8",
+        ]
         func select() -> Bool {
             for name in names where setlocale(LC_NUMERIC, name) != nil {
                 if String(cString: localeconv().pointee.decimal_point) == "," { return true }
@@ -89,7 +93,8 @@ enum JSONTestKit {
     static let compiledLocaleDirectory: String? = {
         let localedef = "/usr/bin/localedef"
         guard FileManager.default.isExecutableFile(atPath: localedef),
-              FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/de_DE") else { return nil }
+            FileManager.default.fileExists(atPath: "/usr/share/i18n/locales/de_DE")
+        else { return nil }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-locales-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let process = Process()
@@ -99,7 +104,8 @@ enum JSONTestKit {
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
         process.waitUntilExit()
-        return FileManager.default.fileExists(atPath: dir.appendingPathComponent("de_DE.UTF-8/LC_NUMERIC").path) ? dir.path : nil
+        return FileManager.default.fileExists(atPath: dir.appendingPathComponent("de_DE.UTF-8/LC_NUMERIC").path)
+            ? dir.path : nil
     }()
 
     static func nestedObjects(_ depth: Int) -> String {
@@ -127,8 +133,10 @@ final class JSONParserTests: XCTestCase {
     // MARK: Literals and structure
 
     func testScalarsAndContainers() {
-        for text in ["true", "false", "null", "0", "\"\"", "\"a\"", "[]", "{}", "[1,2,3]", "{\"a\":1}",
-                     "[true,false,null]", "{\"a\":{\"b\":[{}]}}", "[[],[[]],{}]", "{\"\":0}"] {
+        for text in [
+            "true", "false", "null", "0", "\"\"", "\"a\"", "[]", "{}", "[1,2,3]", "{\"a\":1}",
+            "[true,false,null]", "{\"a\":{\"b\":[{}]}}", "[[],[[]],{}]", "{\"\":0}",
+        ] {
             assertValid(text)
         }
     }
@@ -143,7 +151,10 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testEmptyAndTruncatedDocuments() {
-        for text in ["", " ", "\n", "{", "[", "{\"a\"", "{\"a\":", "{\"a\":1", "{\"a\":1,", "[1", "[1,", "\"abc", "tru", "nul", "fals"] {
+        for text in [
+            "", " ", "\n", "{", "[", "{\"a\"", "{\"a\":", "{\"a\":1", "{\"a\":1,", "[1", "[1,", "\"abc", "tru", "nul",
+            "fals",
+        ] {
             assertMalformed(text)
         }
     }
@@ -156,10 +167,12 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testNonJSONSyntaxIsRefused() {
-        for text in ["{'a':1}", "['a']", "{a:1}", "{\"a\":1,}", "[1,]", "[,1]", "{,}", "{\"a\" 1}", "{\"a\"::1}",
-                     "{\"a\":1 \"b\":2}", "[1 2]", "/* c */ {}", "{} // c", "{\"a\":1 /* c */}", "# c\n{}",
-                     "True", "FALSE", "Null", "nil", "undefined", "{\"a\":undefined}", "{1:2}", "{null:1}",
-                     "[\"a\":1]", "{\"a\"}", "(1)", "<>", "\u{FEFF}{}"] {
+        for text in [
+            "{'a':1}", "['a']", "{a:1}", "{\"a\":1,}", "[1,]", "[,1]", "{,}", "{\"a\" 1}", "{\"a\"::1}",
+            "{\"a\":1 \"b\":2}", "[1 2]", "/* c */ {}", "{} // c", "{\"a\":1 /* c */}", "# c\n{}",
+            "True", "FALSE", "Null", "nil", "undefined", "{\"a\":undefined}", "{1:2}", "{null:1}",
+            "[\"a\":1]", "{\"a\"}", "(1)", "<>", "\u{FEFF}{}",
+        ] {
             assertMalformed(text)
         }
     }
@@ -173,9 +186,11 @@ final class JSONParserTests: XCTestCase {
     // MARK: Numbers
 
     func testValidNumberGrammar() {
-        for n in ["0", "-0", "1", "-1", "9", "10", "1234567890", "-9876543210", "0.0", "-0.0", "0.5", "1.5", "10.01",
-                  "1e5", "1E5", "1e+5", "1e-5", "1E+05", "0e0", "-0e-0", "1.5e10", "2.5E-3", "123456789012345678901234567890",
-                  "0.000000000000000000001", "1e400", "-1e400", "1e-400", "1700000000", "9007199254740993"] {
+        for n in [
+            "0", "-0", "1", "-1", "9", "10", "1234567890", "-9876543210", "0.0", "-0.0", "0.5", "1.5", "10.01",
+            "1e5", "1E5", "1e+5", "1e-5", "1E+05", "0e0", "-0e-0", "1.5e10", "2.5E-3", "123456789012345678901234567890",
+            "0.000000000000000000001", "1e400", "-1e400", "1e-400", "1700000000", "9007199254740993",
+        ] {
             assertValid(n)
             assertValid("[\(n)]")
             assertValid("{\"n\":\(n)}")
@@ -185,9 +200,11 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testInvalidNumberGrammar() {
-        for n in ["01", "00", "-01", "-00", "007", "+1", "+0", ".5", "-.5", "1.", "-1.", "1.e5", "1e", "1E", "1e+", "1e-",
-                  "-", "--1", "- 1", "1..2", "1.2.3", "1e5.5", "1e5e5", "0x10", "0X1A", "0b1", "0o7", "1_000", "1,000",
-                  "NaN", "-NaN", "nan", "Infinity", "-Infinity", "inf", "1f", "1d", "1L", "١", "１", "1 .5", "1. 5", "1e 5"] {
+        for n in [
+            "01", "00", "-01", "-00", "007", "+1", "+0", ".5", "-.5", "1.", "-1.", "1.e5", "1e", "1E", "1e+", "1e-",
+            "-", "--1", "- 1", "1..2", "1.2.3", "1e5.5", "1e5e5", "0x10", "0X1A", "0b1", "0o7", "1_000", "1,000",
+            "NaN", "-NaN", "nan", "Infinity", "-Infinity", "inf", "1f", "1d", "1L", "١", "１", "1 .5", "1. 5", "1e 5",
+        ] {
             assertMalformed(n)
             assertMalformed("[\(n)]")
             assertMalformed("{\"n\":\(n)}")
@@ -224,12 +241,15 @@ final class JSONParserTests: XCTestCase {
     /// "1.7e9" as 1 under a locale whose decimal separator is a comma.
     func testNumericValuesDoNotDependOnTheLocale() throws {
         try K.withCommaDecimalLocale {
-            for (text, expected) in [("1.5", 1.5), ("1.7e9", 1.7e9), ("1700000000.5", 1_700_000_000.5), ("1e3", 1000.0),
-                                     ("1234567890123456789", 1.2345678901234568e18)] {
+            for (text, expected) in [
+                ("1.5", 1.5), ("1.7e9", 1.7e9), ("1700000000.5", 1_700_000_000.5), ("1e3", 1000.0),
+                ("1234567890123456789", 1.2345678901234568e18),
+            ] {
                 let bytes = Array(text.utf8)
                 let span = try K.span(text)
-                XCTAssertEqual(bytes.withUnsafeBufferPointer { JSONNumber.double(span, in: $0.baseAddress!) }, expected,
-                               "\(text) under a comma-decimal locale")
+                XCTAssertEqual(
+                    bytes.withUnsafeBufferPointer { JSONNumber.double(span, in: $0.baseAddress!) }, expected,
+                    "\(text) under a comma-decimal locale")
             }
         }
     }
@@ -283,7 +303,8 @@ final class JSONParserTests: XCTestCase {
     // MARK: Top-level members and duplicates
 
     func testTopLevelMembersAreReportedInOrderDecoded() throws {
-        let members = try K.members("{\"alg\":\"HS256\",\"k\\u0069d\":\"x\",\"n\":1,\"a\":[1],\"o\":{},\"t\":true,\"f\":false,\"z\":null}")
+        let members = try K.members(
+            "{\"alg\":\"HS256\",\"k\\u0069d\":\"x\",\"n\":1,\"a\":[1],\"o\":{},\"t\":true,\"f\":false,\"z\":null}")
         XCTAssertEqual(members.map(\.0), ["alg", "kid", "n", "a", "o", "t", "f", "z"])
         XCTAssertEqual(members.map(\.1), [.string, .string, .number, .array, .object, .true, .false, .null])
         XCTAssertEqual(try K.members("{}").count, 0)
@@ -323,8 +344,10 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testDistinctNamesThatLookAlikeAreNotDuplicates() throws {
-        for text in ["{\"a\":1,\"A\":2}", "{\"a\":1,\"a \":2}", "{\"a\":1,\" a\":2}", "{\"é\":1,\"e\\u0301\":2}",
-                     "{\"a\":1,\"a\\u0000\":2}", "{\"alg\":1,\"alg\\u0000\":2}", "{\"ab\":1,\"ba\":2}", "{\"\":1,\" \":2}"] {
+        for text in [
+            "{\"a\":1,\"A\":2}", "{\"a\":1,\"a \":2}", "{\"a\":1,\" a\":2}", "{\"é\":1,\"e\\u0301\":2}",
+            "{\"a\":1,\"a\\u0000\":2}", "{\"alg\":1,\"alg\\u0000\":2}", "{\"ab\":1,\"ba\":2}", "{\"\":1,\" \":2}",
+        ] {
             XCTAssertEqual(try K.members(text).count, 2, text)
         }
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// String validation (UTF-8, escapes, surrogates) in `JSONParser`, and the
@@ -31,8 +32,12 @@ final class JSONStringTests: XCTestCase {
     func assertMalformed(_ bytes: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(K.error(bytes)?.code, .malformed, label, file: file, line: line)
         // The same bytes as a member name and inside an array.
-        XCTAssertEqual(K.error(Array("{".utf8) + bytes + Array(":1}".utf8))?.code, .malformed, "name: " + label, file: file, line: line)
-        XCTAssertEqual(K.error(Array("[1,".utf8) + bytes + Array("]".utf8))?.code, .malformed, "element: " + label, file: file, line: line)
+        XCTAssertEqual(
+            K.error(Array("{".utf8) + bytes + Array(":1}".utf8))?.code, .malformed, "name: " + label, file: file,
+            line: line)
+        XCTAssertEqual(
+            K.error(Array("[1,".utf8) + bytes + Array("]".utf8))?.code, .malformed, "element: " + label, file: file,
+            line: line)
     }
 
     func quoted(_ inner: [UInt8]) -> [UInt8] { [0x22] + inner + [0x22] }
@@ -75,16 +80,20 @@ final class JSONStringTests: XCTestCase {
     }
 
     func testLoneAndMisorderedSurrogatesAreRefused() {
-        for text in [#""\ud800""#, #""\udbff""#, #""\udc00""#, #""\udfff""#, #""\ud800x""#, #""\ud800\u0041""#,
-                     #""\ud800\ud800""#, #""\udc00\ud800""#, #""\ud800\n""#, #""\ud800\\udc00""#, #""a\ud83d""#,
-                     #""\ud83d\u""#, #""\ud83d\ude0""#, #""\ud83d\uDE0G""#, #""\ud83d \ude00""#] {
+        for text in [
+            #""\ud800""#, #""\udbff""#, #""\udc00""#, #""\udfff""#, #""\ud800x""#, #""\ud800\u0041""#,
+            #""\ud800\ud800""#, #""\udc00\ud800""#, #""\ud800\n""#, #""\ud800\\udc00""#, #""a\ud83d""#,
+            #""\ud83d\u""#, #""\ud83d\ude0""#, #""\ud83d\uDE0G""#, #""\ud83d \ude00""#,
+        ] {
             assertMalformed(Array(text.utf8), text)
         }
     }
 
     func testInvalidEscapesAreRefused() {
-        for text in [#""\a""#, #""\x41""#, #""\'""#, #""\0""#, #""\U0041""#, #""\u""#, #""\u1""#, #""\u12""#, #""\u123""#,
-                     #""\u12G4""#, #""\u-123""#, #""\u 123""#, #""\v""#, #""\e""#, #""\%""#, #""\""#, #""abc\""#] {
+        for text in [
+            #""\a""#, #""\x41""#, #""\'""#, #""\0""#, #""\U0041""#, #""\u""#, #""\u1""#, #""\u12""#, #""\u123""#,
+            #""\u12G4""#, #""\u-123""#, #""\u 123""#, #""\v""#, #""\e""#, #""\%""#, #""\""#, #""abc\""#,
+        ] {
             assertMalformed(Array(text.utf8), text)
         }
         // A backslash as the very last byte of input.
@@ -103,26 +112,30 @@ final class JSONStringTests: XCTestCase {
 
     func testValidUTF8Boundaries() throws {
         let valid: [[UInt8]] = [
-            [0xC2, 0x80], [0xDF, 0xBF],                     // U+0080, U+07FF
-            [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF],         // U+0800, U+D7FF
-            [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF],         // U+E000, U+FFFF
-            [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], // U+10000, U+10FFFF
+            [0xC2, 0x80], [0xDF, 0xBF],  // U+0080, U+07FF
+            [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF],  // U+0800, U+D7FF
+            [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF],  // U+E000, U+FFFF
+            [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],  // U+10000, U+10FFFF
             Array("Zoë 名前 🤖".utf8),
         ]
         for bytes in valid {
             XCTAssertNil(K.error(quoted(bytes)), "\(bytes)")
-            XCTAssertEqual(try withString(quoted(bytes)) { span, base in JSONString.string(span, in: base) }, String(decoding: bytes, as: UTF8.self))
+            XCTAssertEqual(
+                try withString(quoted(bytes)) { span, base in JSONString.string(span, in: base) },
+                String(decoding: bytes, as: UTF8.self))
         }
     }
 
     func testInvalidUTF8IsRefused() {
         let invalid: [(String, [UInt8])] = [
             ("lone continuation", [0x80]), ("lone continuation bf", [0xBF]),
-            ("overlong 2-byte c0", [0xC0, 0x80]), ("overlong 2-byte c1", [0xC1, 0xBF]), ("overlong slash", [0xC0, 0xAF]),
+            ("overlong 2-byte c0", [0xC0, 0x80]), ("overlong 2-byte c1", [0xC1, 0xBF]),
+            ("overlong slash", [0xC0, 0xAF]),
             ("overlong 3-byte", [0xE0, 0x9F, 0xBF]), ("overlong 3-byte slash", [0xE0, 0x80, 0xAF]),
             ("overlong 4-byte", [0xF0, 0x8F, 0xBF, 0xBF]),
             ("surrogate d800", [0xED, 0xA0, 0x80]), ("surrogate dfff", [0xED, 0xBF, 0xBF]),
-            ("above U+10FFFF", [0xF4, 0x90, 0x80, 0x80]), ("f5", [0xF5, 0x80, 0x80, 0x80]), ("f8 5-byte", [0xF8, 0x88, 0x80, 0x80, 0x80]),
+            ("above U+10FFFF", [0xF4, 0x90, 0x80, 0x80]), ("f5", [0xF5, 0x80, 0x80, 0x80]),
+            ("f8 5-byte", [0xF8, 0x88, 0x80, 0x80, 0x80]),
             ("fe", [0xFE]), ("ff", [0xFF]),
             ("2-byte missing continuation", [0xC3, 0x28]), ("3-byte bad second", [0xE2, 0x28, 0xA1]),
             ("3-byte bad third", [0xE2, 0x82, 0x28]), ("4-byte bad fourth", [0xF0, 0x9F, 0x98, 0x28]),
@@ -158,7 +171,8 @@ final class JSONStringTests: XCTestCase {
     }
 
     func testEqualsComparesDecodedBytes() throws {
-        try withElements(#"["https:\/\/x","https://x","https:\/\/y","\u0061","a","","\u00e9","é","a\u0000","\\"]"#) { spans, base in
+        try withElements(#"["https:\/\/x","https://x","https:\/\/y","\u0061","a","","\u00e9","é","a\u0000","\\"]"#) {
+            spans, base in
             XCTAssertEqual(spans.count, 10)
             XCTAssertFalse(spans[1].escaped)
             XCTAssertTrue(spans[0].escaped)
@@ -198,7 +212,8 @@ final class JSONStringTests: XCTestCase {
                     let same = JSONString.string(spans[i], in: base) == JSONString.string(spans[j], in: base)
                     XCTAssertEqual(JSONString.equals(spans[i], spans[j], in: base), same, "\(i) vs \(j)")
                     if same {
-                        XCTAssertEqual(JSONNameKey(spans[i], in: base), JSONNameKey(spans[j], in: base), "key \(i) vs \(j)")
+                        XCTAssertEqual(
+                            JSONNameKey(spans[i], in: base), JSONNameKey(spans[j], in: base), "key \(i) vs \(j)")
                     }
                 }
             }
@@ -225,7 +240,8 @@ final class JSONStringTests: XCTestCase {
             XCTAssertEqual(Array(buf[0..<4]), Array("éé".utf8))
             XCTAssertNil(JSONString.decode(spans[1], in: base, into: &buf, capacity: 3))
             XCTAssertEqual(JSONString.decode(spans[2], in: base, into: &buf, capacity: 4), 4)
-            XCTAssertNil(JSONString.decode(spans[2], in: base, into: &buf, capacity: 3), "a 4-byte scalar does not fit in 3")
+            XCTAssertNil(
+                JSONString.decode(spans[2], in: base, into: &buf, capacity: 3), "a 4-byte scalar does not fit in 3")
             XCTAssertEqual(JSONString.decode(spans[3], in: base, into: &buf, capacity: 0), 0)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// `JSONValue` (the tree for cold paths) and `JSONText.compact`.
@@ -7,7 +8,8 @@ final class JSONValueTests: XCTestCase {
     func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }
 
     func testBuildsTheTree() throws {
-        let value = try parse(#"{"s":"a\u00e9\ud83d\ude00","n":-1.5e3,"t":true,"f":false,"z":null,"a":[1,"x",[]],"o":{"k":{}}}"#)
+        let value = try parse(
+            #"{"s":"a\u00e9\ud83d\ude00","n":-1.5e3,"t":true,"f":false,"z":null,"a":[1,"x",[]],"o":{"k":{}}}"#)
         XCTAssertEqual(value["s"], .string("aé😀"))
         XCTAssertEqual(value["n"], .number("-1.5e3"), "numbers keep their text")
         XCTAssertEqual(value["n"]?.doubleValue, -1500)
@@ -40,17 +42,22 @@ final class JSONValueTests: XCTestCase {
     }
 
     func testDuplicatesAreRefusedAtEveryDepth() {
-        for text in [#"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"x":{"a":1,"a":2}}"#, #"[{"a":1,"a":2}]"#,
-                     #"{"x":[[{"b":{"c":1,"\u0063":2}}]]}"#, #"{"x":{"😀":1,"\ud83d\ude00":2}}"#] {
+        for text in [
+            #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"x":{"a":1,"a":2}}"#, #"[{"a":1,"a":2}]"#,
+            #"{"x":[[{"b":{"c":1,"\u0063":2}}]]}"#, #"{"x":{"😀":1,"\ud83d\ude00":2}}"#,
+        ] {
             XCTAssertThrowsError(try parse(text), text) { error in
                 XCTAssertEqual((error as? JWTError)?.code, .malformed, text)
             }
         }
-        XCTAssertNoThrow(try parse(#"{"x":{"a":1},"y":{"a":2},"a":[{"a":3},{"a":4}]}"#), "same name in different objects")
+        XCTAssertNoThrow(
+            try parse(#"{"x":{"a":1},"y":{"a":2},"a":[{"a":3},{"a":4}]}"#), "same name in different objects")
     }
 
     func testRefusesWhatTheParserRefuses() {
-        for text in ["", "{", "{}x", "[1,]", "01", "+1", "NaN", "'a'", "{\"a\":1,}", "\"\\ud800\"", "\"\\x\"", "\u{FEFF}{}"] {
+        for text in [
+            "", "{", "{}x", "[1,]", "01", "+1", "NaN", "'a'", "{\"a\":1,}", "\"\\ud800\"", "\"\\x\"", "\u{FEFF}{}",
+        ] {
             XCTAssertThrowsError(try parse(text), text.debugDescription)
         }
         XCTAssertThrowsError(try JSONValue.parse([0x22, 0xC0, 0xAF, 0x22]), "overlong UTF-8")
@@ -72,8 +79,10 @@ final class JSONValueTests: XCTestCase {
     }
 
     func testSerializationRoundTrips() throws {
-        let texts = [#"{"a":[1,2.5,-3e-2],"b":{"c":null,"d":true,"e":false},"s":"x\"y\\z\n\t\r\u0001/é😀"}"#,
-                     #"[]"#, #"{}"#, #"[[],{},""]"#, #""\u0000""#]
+        let texts = [
+            #"{"a":[1,2.5,-3e-2],"b":{"c":null,"d":true,"e":false},"s":"x\"y\\z\n\t\r\u0001/é😀"}"#,
+            #"[]"#, #"{}"#, #"[[],{},""]"#, #""\u0000""#,
+        ]
         for text in texts {
             let value = try parse(text)
             let compact = value.serialized()

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Refusals that protect against keys that look valid: several keys under one

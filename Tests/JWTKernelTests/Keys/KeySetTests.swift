@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Key loading and key selection, with test keys generated once by
@@ -28,8 +29,10 @@ final class KeySetTests: XCTestCase {
     static func set(_ names: [String]) throws -> JWKSet { try KeyKit.set(try names.map(jwk)) }
 
     /// Asserts that the named token fails with `code` against `keys`.
-    static func expect(_ code: JWTErrorCode, _ tokenName: String, with keys: JWKSet,
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+    static func expect(
+        _ code: JWTErrorCode, _ tokenName: String, with keys: JWKSet,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let token = try self.token(tokenName)
         let verifier = self.verifier(keys)
         KeyKit.expect(code, tokenName, file: file, line: line) { _ = try verifier.verify(token) }
@@ -100,7 +103,8 @@ final class KeySetTests: XCTestCase {
         // A 32-byte secret cannot be pinned to HS384 or HS512 (RFC 7518 §3.2: key >= hash output).
         XCTAssertThrowsError(try VerificationKey(hmacSecret: Array(repeating: 7, count: 32), algorithm: .hs384))
         XCTAssertThrowsError(try VerificationKey(hmacSecret: Array(repeating: 7, count: 63), algorithm: .hs512))
-        XCTAssertEqual(try VerificationKey(hmacSecret: Array(repeating: 7, count: 48)).algorithms, AlgorithmSet([.hs256, .hs384]))
+        XCTAssertEqual(
+            try VerificationKey(hmacSecret: Array(repeating: 7, count: 48)).algorithms, AlgorithmSet([.hs256, .hs384]))
 
         let error = try XCTUnwrap(KeyKit.refusal(try Self.jwk("hmac31")))
         XCTAssertEqual(error.kid, "hmac-31")
@@ -178,7 +182,9 @@ final class KeySetTests: XCTestCase {
     // MARK: A key set is forgiving per key
 
     func testOneBadKeyDoesNotPoisonTheSet() throws {
-        let set = try Self.set(["rsa2048", "rsa1024", "p256OffCurve", "p256aUseEnc", "p256aKeyOpsSign", "p256a", "hmac32"])
+        let set = try Self.set([
+            "rsa2048", "rsa1024", "p256OffCurve", "p256aUseEnc", "p256aKeyOpsSign", "p256a", "hmac32",
+        ])
         XCTAssertEqual(set.keys.map(\.kid), ["rsa-2048", "ec-a"])
         // Per-key refusals in document order, then the secret that cannot sit beside public keys.
         XCTAssertEqual(set.rejected.map(\.kid), ["rsa-1024", "ec-off-curve", "ec-a-enc", "ec-a-sign-only", "hmac-32"])
@@ -292,7 +298,8 @@ final class KeySetTests: XCTestCase {
 
     func testKidPEMMapWithABrokenPEMKeepsTheRest() throws {
         let certificate = try Self.pem("rsa2048Certificate")
-        let broken = certificate.replacingOccurrences(of: "\n", with: "\nAAAA", options: [], range: certificate.range(of: "\n"))
+        let broken = certificate.replacingOccurrences(
+            of: "\n", with: "\nAAAA", options: [], range: certificate.range(of: "\n"))
         let set = try JWKSet(json: try KeyKit.bytes(["pem-rsa": certificate, "pem-broken": broken]))
         XCTAssertEqual(set.keys.map(\.kid), ["pem-rsa"])
         XCTAssertEqual(set.rejected.map(\.kid), ["pem-broken"])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Each provider preset accepts that provider's real tokens (with its real
@@ -11,8 +12,10 @@ final class ProviderPresetTests: XCTestCase {
         try RealTokenTests.load().filter { $0.provider == provider }
     }
 
-    func assertPreset(_ provider: String, minimum: Int, _ preset: (RealToken) -> ClaimsPolicy,
-                      file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertPreset(
+        _ provider: String, minimum: Int, _ preset: (RealToken) -> ClaimsPolicy,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let all = try tokens(provider)
         XCTAssertGreaterThanOrEqual(all.count, minimum, "fixtures for \(provider)", file: file, line: line)
         for t in all {
@@ -48,12 +51,17 @@ final class ProviderPresetTests: XCTestCase {
     func testPresetsRejectOtherProvidersAndAudiences() throws {
         let apple = try tokens("apple")[0]
         let google = try tokens("google")[0]
-        let asGoogle = JWTVerifier(keys: try JWKSet(json: apple.jwks), policy: .google(clientIDs: [apple.aud]), clock: FixedClock(apple.iat + 1))
+        let asGoogle = JWTVerifier(
+            keys: try JWKSet(json: apple.jwks), policy: .google(clientIDs: [apple.aud]),
+            clock: FixedClock(apple.iat + 1))
         XCTAssertEqual(asGoogle.check(apple.token)?.code, .badIssuer)
-        let otherAudience = JWTVerifier(keys: try JWKSet(json: google.jwks), policy: .google(clientIDs: ["someone-else"]), clock: FixedClock(google.iat + 1))
+        let otherAudience = JWTVerifier(
+            keys: try JWKSet(json: google.jwks), policy: .google(clientIDs: ["someone-else"]),
+            clock: FixedClock(google.iat + 1))
         XCTAssertEqual(otherAudience.check(google.token)?.code, .badAudience)
-        let wrongNonce = JWTVerifier(keys: try JWKSet(json: apple.jwks), policy: .apple(audience: [apple.aud], nonce: "n-0S6_WzA2Mj"),
-                                     clock: FixedClock(apple.iat + 1))
+        let wrongNonce = JWTVerifier(
+            keys: try JWKSet(json: apple.jwks), policy: .apple(audience: [apple.aud], nonce: "n-0S6_WzA2Mj"),
+            clock: FixedClock(apple.iat + 1))
         XCTAssertNotNil(wrongNonce.check(apple.token), "a preset with an expected nonce rejects a token without it")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Saved copies of providers' published key sets (Fixtures/jwks-snapshots),
@@ -31,8 +32,9 @@ final class RealTokenSnapshotTests: XCTestCase {
                 let set = try JWKSet(json: Array(try Fixtures.data(path)))
                 let rejected = set.rejected.map { $0.kid ?? "?" }
                 XCTAssertEqual(rejected, Self.expectedRejections[name] ?? [], "\(name): \(set.rejected)")
-                XCTAssertEqual(set.keys.map(\.kid), published.map { $0["kid"] as? String }.filter { !rejected.contains($0 ?? "") },
-                               name)
+                XCTAssertEqual(
+                    set.keys.map(\.kid), published.map { $0["kid"] as? String }.filter { !rejected.contains($0 ?? "") },
+                    name)
                 for key in set.keys {
                     guard case .rsa(let bits) = key.type else { XCTFail("\(name): \(key)"); continue }
                     XCTAssertGreaterThanOrEqual(bits, 2048, "\(name): \(key)")
@@ -60,8 +62,9 @@ final class RealTokenSnapshotTests: XCTestCase {
                 let matching = tokens.filter { $0.provider == provider && $0.kid == kid }
                 XCTAssertFalse(matching.isEmpty, "\(name): no token for confirmed kid \(kid)")
                 for t in matching {
-                    let verifier = JWTVerifier(keys: set, policy: ClaimsPolicy(issuers: [t.iss], audiences: [t.aud]),
-                                               clock: FixedClock(t.iat + 1))
+                    let verifier = JWTVerifier(
+                        keys: set, policy: ClaimsPolicy(issuers: [t.iss], audiences: [t.aud]),
+                        clock: FixedClock(t.iat + 1))
                     do {
                         let jwt = try verifier.verify(t.token)
                         XCTAssertEqual(jwt.key.kid, kid)
@@ -97,15 +100,17 @@ final class RealTokenSnapshotTests: XCTestCase {
         let map = Array(try Fixtures.data("jwks-snapshots/x509/firebase-1-pem-map.json"))
         let set = try JWKSet(json: map)
         XCTAssertEqual(set.rejected, [])
-        XCTAssertEqual(Set(set.keys.compactMap(\.kid)),
-                       ["857081ca9cbb37c23498dd3943bf371a05883d28", "71115235a6c61454efdedc45a77e4351367eebe0"])
+        XCTAssertEqual(
+            Set(set.keys.compactMap(\.kid)),
+            ["857081ca9cbb37c23498dd3943bf371a05883d28", "71115235a6c61454efdedc45a77e4351367eebe0"])
         for key in set.keys { XCTAssertEqual(key.type, .rsa(bits: 2048), "\(key)") }
 
         let firebase = try RealTokenTests.load().filter { $0.provider == "firebase" }
         XCTAssertEqual(firebase.count, 3)
         for t in firebase {
-            let verifier = JWTVerifier(keys: set, policy: ClaimsPolicy(issuers: [t.iss], audiences: [t.aud]),
-                                       clock: FixedClock(t.iat + 1))
+            let verifier = JWTVerifier(
+                keys: set, policy: ClaimsPolicy(issuers: [t.iss], audiences: [t.aud]),
+                clock: FixedClock(t.iat + 1))
             do {
                 let jwt = try verifier.verify(t.token)
                 XCTAssertEqual(jwt.kid, t.kid, t.name)
@@ -122,17 +127,22 @@ final class RealTokenSnapshotTests: XCTestCase {
         XCTAssertEqual(other.keys.count, 1)
         XCTAssertEqual(other.rejected, [])
         for t in firebase {
-            KeyKit.expect(.unknownKid, t.name) { _ = try JWTVerifier(keys: other, clock: FixedClock(t.iat + 1)).verify(t.token) }
+            KeyKit.expect(.unknownKid, t.name) {
+                _ = try JWTVerifier(keys: other, clock: FixedClock(t.iat + 1)).verify(t.token)
+            }
         }
     }
 
     /// The same certificates one at a time through `VerificationKey(pem:kid:)`.
     func testFirebaseCertificatesLoadOneByOne() throws {
         let map = try XCTUnwrap(try KeyKit.object("jwks-snapshots/x509/firebase-1-pem-map.json") as? [String: String])
-        let keys = try map.sorted { $0.key < $1.key }.map { try VerificationKey(pem: $0.value, kid: $0.key, algorithm: .rs256) }
+        let keys = try map.sorted { $0.key < $1.key }.map {
+            try VerificationKey(pem: $0.value, kid: $0.key, algorithm: .rs256)
+        }
         let firebase = try RealTokenTests.load().filter { $0.provider == "firebase" }
         for t in firebase {
-            XCTAssertNoThrow(try JWTVerifier(keys: JWKSet(keys: keys), clock: FixedClock(t.iat + 1)).verify(t.token), t.name)
+            XCTAssertNoThrow(
+                try JWTVerifier(keys: JWKSet(keys: keys), clock: FixedClock(t.iat + 1)).verify(t.token), t.name)
         }
     }
 
@@ -150,8 +160,9 @@ final class RealTokenSnapshotTests: XCTestCase {
             let set = try KeyKit.set([jwk])
             XCTAssertEqual(set.rejected, [], t.name)
             XCTAssertEqual(set.keys.first?.type, .rsa(bits: 2048), t.name)
-            let verifier = JWTVerifier(keys: set, policy: ClaimsPolicy(issuers: [t.iss], audiences: [t.aud]),
-                                       clock: FixedClock(t.iat + 1))
+            let verifier = JWTVerifier(
+                keys: set, policy: ClaimsPolicy(issuers: [t.iss], audiences: [t.aud]),
+                clock: FixedClock(t.iat + 1))
             XCTAssertNoThrow(try verifier.verify(t.token), t.name)
             checked += 1
         }

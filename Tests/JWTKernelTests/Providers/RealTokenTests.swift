@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Real ID tokens signed by real identity providers (Fixtures/real-tokens,
@@ -23,7 +24,9 @@ final class RealTokenTests: XCTestCase {
         try Fixtures.directories("real-tokens").map { name in
             let meta = try KeyKit.object("real-tokens/\(name)/meta.json")
             func string(_ key: String) throws -> String { try XCTUnwrap(meta[key] as? String, "\(name): meta \(key)") }
-            func int(_ key: String) throws -> Int64 { try XCTUnwrap((meta[key] as? NSNumber)?.int64Value, "\(name): meta \(key)") }
+            func int(_ key: String) throws -> Int64 {
+                try XCTUnwrap((meta[key] as? NSNumber)?.int64Value, "\(name): meta \(key)")
+            }
             return RealToken(
                 name: name,
                 provider: try string("provider"),
@@ -35,10 +38,13 @@ final class RealTokenTests: XCTestCase {
         }
     }
 
-    static func verifier(_ t: RealToken, at time: Int64, issuers: [String]? = nil, audiences: [String]? = nil) throws -> JWTVerifier {
-        JWTVerifier(keys: try JWKSet(json: t.jwks),
-                    policy: ClaimsPolicy(issuers: issuers ?? [t.iss], audiences: audiences ?? [t.aud]),
-                    clock: FixedClock(time))
+    static func verifier(
+        _ t: RealToken, at time: Int64, issuers: [String]? = nil, audiences: [String]? = nil
+    ) throws -> JWTVerifier {
+        JWTVerifier(
+            keys: try JWKSet(json: t.jwks),
+            policy: ClaimsPolicy(issuers: issuers ?? [t.iss], audiences: audiences ?? [t.aud]),
+            clock: FixedClock(time))
     }
 
     func testTokenCount() throws {
@@ -46,7 +52,8 @@ final class RealTokenTests: XCTestCase {
         XCTAssertEqual(tokens.count, 72, "a test over the real tokens must not pass on fewer (or zero) tokens")
         var perProvider: [String: Int] = [:]
         for t in tokens { perProvider[t.provider.hasPrefix("extra-") ? "extra" : t.provider, default: 0] += 1 }
-        XCTAssertEqual(perProvider, ["apple": 24, "google": 10, "firebase": 3, "facebook": 3, "microsoft": 5, "extra": 27])
+        XCTAssertEqual(
+            perProvider, ["apple": 24, "google": 10, "firebase": 3, "facebook": 3, "microsoft": 5, "extra": 27])
         XCTAssertTrue(tokens.allSatisfy { $0.alg == .rs256 })
     }
 

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// The RFC 8725 attack suite fixtures, generated once by
@@ -47,8 +48,8 @@ enum AttackFixtures {
         /// The algorithm named in the header, for positive-control coverage.
         var headerAlg: String? {
             guard let segment = token.split(separator: ".", omittingEmptySubsequences: false).first,
-                  let bytes = Base64URL.decode(segment),
-                  let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+                let bytes = Base64URL.decode(segment),
+                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
             else { return nil }
             return object["alg"] as? String
         }

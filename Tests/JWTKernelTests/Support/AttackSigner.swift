@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// HMAC-SHA-2 and compact-JWS assembly for tests that mint tokens themselves,

@@ -14,11 +14,17 @@ enum Fixtures {
         String(decoding: try data(relativePath), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func json(_ relativePath: String) throws -> Any { try JSONSerialization.jsonObject(with: try data(relativePath)) }
+    static func json(_ relativePath: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: try data(relativePath))
+    }
 
     static func directories(_ relativePath: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: url(relativePath).path)
-            .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: url(relativePath + "/" + $0).path, isDirectory: &d) && d.boolValue }
+            .filter {
+                var d: ObjCBool = false;
+                return FileManager.default.fileExists(atPath: url(relativePath + "/" + $0).path, isDirectory: &d)
+                    && d.boolValue
+            }
             .sorted()
     }
 }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Mints HS256 tokens inside tests with OpenSSL's one-shot `HMAC()` — an

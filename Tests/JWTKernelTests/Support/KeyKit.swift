@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Helpers shared by the RFC vector, real-token and key-set tests. Fixture
@@ -47,9 +48,11 @@ enum KeyKit {
     }
 
     /// Asserts that `body` throws a `JWTError` with `code`.
-    static func expect(_ code: JWTErrorCode, _ message: @autoclosure () -> String = "",
-                       file: StaticString = #filePath, line: UInt = #line,
-                       _ body: () throws -> Void) {
+    static func expect(
+        _ code: JWTErrorCode, _ message: @autoclosure () -> String = "",
+        file: StaticString = #filePath, line: UInt = #line,
+        _ body: () throws -> Void
+    ) {
         do {
             try body()
             XCTFail("expected \(code.name) but the token was accepted. \(message())", file: file, line: line)

@@ -1,4 +1,5 @@
 import Foundation
+
 @_spi(Internals) @testable import JWTKernel
 
 /// A clock tests can move.

@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 final class BatchVerificationTests: XCTestCase {
@@ -9,8 +10,8 @@ final class BatchVerificationTests: XCTestCase {
     func mixedTokens() -> [String] {
         (0..<500).map { i in
             switch i % 5 {
-            case 0: minter.token(claims: #"{"aud":"app","exp":\#(now - 1)}"#)            // expired
-            case 1: minter.token(claims: #"{"aud":"nope","exp":\#(now + 60),"i":\#(i)}"#) // bad audience
+            case 0: minter.token(claims: #"{"aud":"app","exp":\#(now - 1)}"#)  // expired
+            case 1: minter.token(claims: #"{"aud":"nope","exp":\#(now + 60),"i":\#(i)}"#)  // bad audience
             case 2: String(minter.token(claims: #"{"aud":"app","exp":\#(now + 60)}"#).dropLast(2)) + "AA"
             case 3: "not.a.token!"
             default: minter.token(claims: #"{"aud":"app","exp":\#(now + 60),"i":\#(i)}"#)
@@ -20,8 +21,9 @@ final class BatchVerificationTests: XCTestCase {
 
     func testResultsMatchSequentialVerificationInOrder() throws {
         for cache in [nil, VerifiedTokenCache()] {
-            let verifier = JWTVerifier(keys: try minter.keySet, policy: ClaimsPolicy(audiences: ["app"], leeway: 0),
-                                       clock: FixedClock(now), cache: cache)
+            let verifier = JWTVerifier(
+                keys: try minter.keySet, policy: ClaimsPolicy(audiences: ["app"], leeway: 0),
+                clock: FixedClock(now), cache: cache)
             let tokens = mixedTokens()
             let expected = tokens.map { t -> JWTErrorCode? in
                 verifier.check(t)?.code

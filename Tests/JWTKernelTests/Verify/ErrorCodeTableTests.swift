@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// The numbered error tables are a frozen ABI (jwtk.h, the CLI's output):
@@ -41,6 +42,8 @@ final class ErrorCodeTableTests: XCTestCase {
             XCTAssertEqual(code.name, name)
         }
         let tokenNames = Set(JWTErrorCode.allCases.map(\.name))
-        XCTAssertTrue(KeyErrorCode.allCases.allSatisfy { !tokenNames.contains($0.name) }, "one status space, one meaning per name")
+        XCTAssertTrue(
+            KeyErrorCode.allCases.allSatisfy { !tokenNames.contains($0.name) }, "one status space, one meaning per name"
+        )
     }
 }

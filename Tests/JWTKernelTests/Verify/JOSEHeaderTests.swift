@@ -1,4 +1,5 @@
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Header members the kernel acts on beyond alg/kid/typ: `b64` (RFC 7797) and its

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 // Harness for the Project Wycheproof vectors bundled under
@@ -29,7 +30,9 @@ enum Wycheproof {
         var seenDivergent: [Set<Int>] = divergences.map { _ in [] }
         for (i, d) in divergences.enumerated() {
             for (j, e) in divergences.enumerated() where j > i {
-                XCTAssertTrue(d.tcIds.isDisjoint(with: e.tcIds), "\(file.name): a tcId is listed in two divergences", file: sourceFile, line: line)
+                XCTAssertTrue(
+                    d.tcIds.isDisjoint(with: e.tcIds), "\(file.name): a tcId is listed in two divergences",
+                    file: sourceFile, line: line)
             }
         }
 
@@ -48,9 +51,10 @@ enum Wycheproof {
                 if let d = divergences.firstIndex(where: { $0.tcIds.contains(vector.tcId) }) {
                     seenDivergent[d].insert(vector.tcId)
                     tally.diverging += 1
-                    XCTAssertEqual(vector.result, divergences[d].wycheproofSays,
-                                   "\(file.name) \(vector.label): listed as a divergence from a \(divergences[d].wycheproofSays) verdict",
-                                   file: sourceFile, line: line)
+                    XCTAssertEqual(
+                        vector.result, divergences[d].wycheproofSays,
+                        "\(file.name) \(vector.label): listed as a divergence from a \(divergences[d].wycheproofSays) verdict",
+                        file: sourceFile, line: line)
                     expectAccept = divergences[d].kernelAccepts
                     basis = "listed divergence: \(divergences[d].why)"
                 } else {
@@ -63,8 +67,9 @@ enum Wycheproof {
                         basis = "Wycheproof: invalid"
                     case .acceptable:
                         guard let acceptable else {
-                            XCTFail("\(file.name) \(vector.label): acceptable vector but the test pins no behaviour for them",
-                                    file: sourceFile, line: line)
+                            XCTFail(
+                                "\(file.name) \(vector.label): acceptable vector but the test pins no behaviour for them",
+                                file: sourceFile, line: line)
                             tally.mismatches += 1
                             continue
                         }
@@ -76,17 +81,24 @@ enum Wycheproof {
                 let outcome = check(vector)
                 if outcome.isAccepted != expectAccept {
                     tally.mismatches += 1
-                    XCTFail("\(file.name) \(vector.label): expected the kernel to \(expectAccept ? "accept" : "reject") [\(basis)], but it \(outcome)",
-                            file: sourceFile, line: line)
+                    XCTFail(
+                        "\(file.name) \(vector.label): expected the kernel to \(expectAccept ? "accept" : "reject") [\(basis)], but it \(outcome)",
+                        file: sourceFile, line: line)
                 }
             }
         }
 
-        XCTAssertEqual(tally.checked, file.numberOfTests, "\(file.name): vectors run vs numberOfTests", file: sourceFile, line: line)
-        XCTAssertEqual(tally.checked, expectedCount, "\(file.name): vectors run vs the count this test expects", file: sourceFile, line: line)
+        XCTAssertEqual(
+            tally.checked, file.numberOfTests, "\(file.name): vectors run vs numberOfTests", file: sourceFile,
+            line: line)
+        XCTAssertEqual(
+            tally.checked, expectedCount, "\(file.name): vectors run vs the count this test expects", file: sourceFile,
+            line: line)
         XCTAssertGreaterThan(tally.checked, 0, file: sourceFile, line: line)
         for (i, d) in divergences.enumerated() {
-            XCTAssertEqual(seenDivergent[i], d.tcIds, "\(file.name): listed divergence not found in the file: \(d.why)", file: sourceFile, line: line)
+            XCTAssertEqual(
+                seenDivergent[i], d.tcIds, "\(file.name): listed divergence not found in the file: \(d.why)",
+                file: sourceFile, line: line)
         }
         print("Wycheproof \(tally)")
         return tally

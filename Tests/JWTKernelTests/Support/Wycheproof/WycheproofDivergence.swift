@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 /// Vectors whose Wycheproof verdict the kernel deliberately does not follow,

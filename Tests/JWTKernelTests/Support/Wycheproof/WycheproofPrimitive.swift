@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 enum WycheproofPrimitive {
@@ -8,8 +9,10 @@ enum WycheproofPrimitive {
     /// vectors, as they are across tokens), after the caller's
     /// key-may-verify-alg check. Also run with a fresh context cache; the
     /// two must agree, or a reused context carries state between calls.
-    static func verify(_ alg: JWTAlgorithm, key: VerificationKey, message: [UInt8], signature: [UInt8],
-                       label: @autoclosure () -> String) -> WycheproofOutcome {
+    static func verify(
+        _ alg: JWTAlgorithm, key: VerificationKey, message: [UInt8], signature: [UInt8],
+        label: @autoclosure () -> String
+    ) -> WycheproofOutcome {
         guard key.algorithms.contains(alg) else {
             return .rejected("key \(key) may not verify \(alg.rawValue)")
         }
@@ -40,8 +43,12 @@ enum WycheproofPrimitive {
 
     /// A group's key from its DER SubjectPublicKeyInfo.
     static func keyFromDER(_ group: WycheproofGroup) -> Result<VerificationKey, KeyError> {
-        guard let der = group.string("publicKeyDer") else { return .failure(KeyError(.notAKeySet, "group has no publicKeyDer")) }
-        do { return .success(try VerificationKey(spkiDER: Wycheproof.hex(der), kid: "wycheproof")) } catch { return .failure(error) }
+        guard let der = group.string("publicKeyDer") else {
+            return .failure(KeyError(.notAKeySet, "group has no publicKeyDer"))
+        }
+        do { return .success(try VerificationKey(spkiDER: Wycheproof.hex(der), kid: "wycheproof")) } catch {
+            return .failure(error)
+        }
     }
 
     /// A group's key from its JWK (`publicKeyJwk` or `keyJwk`), if the group has one.
@@ -70,12 +77,16 @@ enum WycheproofPrimitive {
             switch der {
             case .failure(let error): outcome = .rejected("key refused: \(error)")
             case .success(let key):
-                outcome = verify(alg, key: key, message: message, signature: signature, label: "\(file.name) \(vector.label)")
+                outcome = verify(
+                    alg, key: key, message: message, signature: signature, label: "\(file.name) \(vector.label)")
             }
             if let jwkKey {
-                let viaJWK = verify(alg, key: jwkKey, message: message, signature: signature, label: "\(file.name) \(vector.label) (JWK key)")
-                XCTAssertEqual(viaJWK.isAccepted, outcome.isAccepted,
-                               "\(file.name) \(vector.label): key from DER \(outcome), key from JWK \(viaJWK)")
+                let viaJWK = verify(
+                    alg, key: jwkKey, message: message, signature: signature,
+                    label: "\(file.name) \(vector.label) (JWK key)")
+                XCTAssertEqual(
+                    viaJWK.isAccepted, outcome.isAccepted,
+                    "\(file.name) \(vector.label): key from DER \(outcome), key from JWK \(viaJWK)")
             }
             return outcome
         }

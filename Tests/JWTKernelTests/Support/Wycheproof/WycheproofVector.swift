@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @_spi(Internals) @testable import JWTKernel
 
 struct WycheproofVector {
