@@ -5,7 +5,14 @@
 // Plain `swift build` gives corpus-replay runners: `.build/debug/FuzzVerify corpus/FuzzVerify`.
 import PackageDescription
 
-let harnesses = ["FuzzVerify", "FuzzJSON", "FuzzBase64URL", "FuzzJWKS"]
+// Every libFuzzer harness (Fuzz/run.sh fuzzes each; `make fuzz-replay` replays each one's corpus).
+// The deep verify harnesses use HMAC keys (fast); one harness per public-key family keeps the
+// signature code fuzzed.
+let harnesses = [
+    "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
+    "FuzzJSON", "FuzzBase64URL", "FuzzJWKS",
+]
+let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
 
 let package = Package(
     name: "jwt-kernel-fuzz",
@@ -17,14 +24,22 @@ let package = Package(
         // The harnesses' own OpenSSL use (signing fuzzed claims, the stress's tokens); the
         // library's COpenSSL is not a product, and a second module of that name would clash.
         .systemLibrary(name: "CFuzzCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libFuzzer's LLVMFuzzerMutate, for FuzzVerifySigned's structure-aware mutator.
+        .systemLibrary(name: "CLibFuzzer"),
         .target(
             name: "FuzzSupport",
             dependencies: ["CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
+        ),
+        // The verify harnesses' shared input format and invariants.
+        .target(
+            name: "VerifyChecks",
+            dependencies: ["FuzzSupport", .product(name: "JWTKernel", package: "jwt-kernel")]
         ),
     ] + (harnesses + ["StressVerify"]).map { name in
         .executableTarget(
             name: name,
             dependencies: ["FuzzSupport", "CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
+                + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
         )
     }
 )

@@ -7,3 +7,4 @@
 #include <openssl/hmac.h>
 #include <openssl/pem.h>
 #include <openssl/crypto.h>
+#include <openssl/rsa.h>

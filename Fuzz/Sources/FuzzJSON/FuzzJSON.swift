@@ -11,6 +11,8 @@
 //      exactly as an independent reference unescaper says; a validated span holds no raw
 //      quote or control byte and decodes to valid UTF-8 (checks the 8-bytes-at-a-time scan);
 //      accepted names are distinct.
+//   5. Foundation's JSONSerialization accepts the same documents except for the documented
+//      strictness, and reads the same values (FoundationOracle.swift).
 import FuzzSupport
 @_spi(Internals) import JWTKernel
 
@@ -40,6 +42,9 @@ func checkJSON(_ raw: UnsafeRawBufferPointer) {
     if case .success(let span) = doc {
         require(span.start >= 0 && span.start <= span.end && span.end <= raw.count, "span \(span) outside the buffer")
     }
+
+    // 5.
+    checkAgainstFoundation(raw, ours: try? value.get())
 
     // 2. Depth limit monotonic.
     var shallow = JSONParser(raw, maxDepth: 3)

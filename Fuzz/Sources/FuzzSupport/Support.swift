@@ -62,6 +62,15 @@ public enum FuzzReplay {
 // MARK: - Fixtures as library objects
 
 public enum FuzzKeys {
+    /// The RSA key FuzzSigner signs RS256/PS256 with ("rsf", no alg).
+    public static let rsaSigner: VerificationKey = {
+        do { return try VerificationKey(pem: FuzzRSAFixture.publicKeyPEM, kid: "rsf") }
+        catch { fatalError("FuzzRSAFixture public key does not load: \(error)") }
+    }()
+
+    /// `all` plus "rsf": the key set of the verify harnesses.
+    public static let withRSASigner: JWKSet = all.merging(JWKSet(keys: [rsaSigner]))
+
     /// HS256 "hs", oct "hs-any", RS256 "rs", ES256 "es", Ed25519 "ed", ES384 "es384", P-521 "es512".
     public static let all: JWKSet = {
         do {
@@ -81,13 +90,15 @@ public enum FuzzKeys {
 /// Signs with the fixture private keys through OpenSSL, so a harness can turn fuzzed
 /// header/claims JSON into correctly signed tokens and reach the claims checks.
 public enum FuzzSigner {
-    /// Signing keys, in the order FuzzVerify's selector byte picks them.
-    public enum Key: CaseIterable, Sendable { case hs256, es256, ed25519, es384, es512 }
+    /// Signing keys; each harness lists the ones its selector byte picks from.
+    /// RS256/PS256 sign with FuzzRSAFixture ("rsf").
+    public enum Key: CaseIterable, Sendable { case hs256, es256, ed25519, es384, es512, rs256, ps256 }
 
     nonisolated(unsafe) private static let ecKey: OpaquePointer = loadPEM(FuzzFixtures.ecPrivateKeyPEM)
     nonisolated(unsafe) private static let ec384Key: OpaquePointer = loadPEM(FuzzFixtures.ec384PrivateKeyPEM)
     nonisolated(unsafe) private static let ec521Key: OpaquePointer = loadPEM(FuzzFixtures.ec521PrivateKeyPEM)
     nonisolated(unsafe) private static let edKey: OpaquePointer = loadPEM(FuzzFixtures.ed25519PrivateKeyPEM)
+    nonisolated(unsafe) private static let rsaKey: OpaquePointer = loadPEM(FuzzRSAFixture.privateKeyPEM)
 
     private static func loadPEM(_ pem: String) -> OpaquePointer {
         let bytes = Array(pem.utf8)
@@ -114,6 +125,8 @@ public enum FuzzSigner {
         case .es512: return ecdsa(ec521Key, EVP_sha512(), 66, input)
         case .ed25519:
             return digestSign(edKey, nil, input)
+        case .rs256: return digestSign(rsaKey, EVP_sha256(), input)
+        case .ps256: return digestSign(rsaKey, EVP_sha256(), input, pss: true)
         }
     }
 
@@ -135,10 +148,17 @@ public enum FuzzSigner {
             }
     }
 
-    private static func digestSign(_ pkey: OpaquePointer, _ md: OpaquePointer?, _ input: UnsafeRawBufferPointer) -> [UInt8] {
+    private static func digestSign(_ pkey: OpaquePointer, _ md: OpaquePointer?, _ input: UnsafeRawBufferPointer,
+                                   pss: Bool = false) -> [UInt8] {
         let ctx = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(ctx) }
-        guard EVP_DigestSignInit(ctx, nil, md, nil, pkey) == 1 else { fatalError("EVP_DigestSignInit") }
+        var pctx: OpaquePointer?
+        guard EVP_DigestSignInit(ctx, &pctx, md, nil, pkey) == 1 else { fatalError("EVP_DigestSignInit") }
+        // RFC 7518 §3.5: PS256 is RSASSA-PSS with MGF1-SHA-256 and a salt as long as the hash.
+        if pss {
+            guard EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1,
+                  EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) == 1 else { fatalError("PSS parameters") }
+        }
         var len = 0
         let data = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard EVP_DigestSign(ctx, nil, &len, data, input.count) == 1 else { fatalError("EVP_DigestSign size") }
