@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz sanitize format-check clean install clib-test
+.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly sanitize format-check clean install clib-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -11,10 +11,17 @@ build: deps
 	swift build -c release --product jwtk
 
 # All tests: JWTKernelTests (unit, vectors, real tokens, attack suite) and jwtkCLITests
-# (the CLI contract, which runs the jwtk binary built first).
+# (the CLI contract, which runs the jwtk binary built first), then every committed fuzz input
+# (seeds and crash reproducers) through the harnesses' replay runners. The replay prints no
+# "Executed N tests" line, so the XCTest closing line CI reads stays the last one.
 test: deps
 	swift build --product jwtk
 	swift test --disable-swift-testing
+	$(MAKE) --no-print-directory fuzz-replay
+
+# Fuzz/corpus/<H>/ and Fuzz/corpus/regressions/<H>/ through each harness (no sanitizer, no fuzzing).
+fuzz-replay: deps
+	./Fuzz/replay.sh
 
 # Verifies the bundled real provider tokens with the release CLI.
 demo: build
@@ -27,8 +34,14 @@ bench: deps
 bench-smoke: deps
 	./Benchmarks/run.sh --smoke
 
+# Short fuzz run of every harness (30 s each, as in CI).
 fuzz: deps
-	./scripts/fuzz.sh
+	./scripts/fuzz.sh 30
+
+# The nightly command: every harness 600 s under libFuzzer + ASan, corpus merged and minimized
+# into Fuzz/.build-fuzz/corpus (Fuzz/run.sh).
+fuzz-nightly: deps
+	./Fuzz/run.sh 600
 
 sanitize: deps
 	./scripts/sanitize.sh

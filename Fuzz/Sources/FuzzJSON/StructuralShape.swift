@@ -10,6 +10,9 @@ struct StructuralShape {
     var loneSurrogateEscape = false
     /// 'N' or 'I' outside strings: NaN, Infinity, -Infinity (no valid JSON token has them).
     var nonstandardLiteral = false
+    /// A number beyond Double's range (5e600): valid JSON, which jwt-kernel keeps as text and
+    /// Foundation refuses (RFC 8259 §9 lets a parser limit the range of numbers).
+    var numberBeyondDouble = false
 
     init(_ raw: UnsafeRawBufferPointer) {
         var depth = 0, i = 0
@@ -38,6 +41,13 @@ struct StructuralShape {
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             case UInt8(ascii: ":"): colons += 1
             case UInt8(ascii: "N"), UInt8(ascii: "I"): nonstandardLiteral = true
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                var j = i
+                while j < n, "0123456789+-.eE".utf8.contains(raw[j]) { j += 1 }
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: raw[i..<j]), as: UTF8.self)
+                if let d = Double(text), d.isInfinite { numberBeyondDouble = true }
+                i = j
+                continue
             case UInt8(ascii: "\""):
                 i += 1
                 while i < n, raw[i] != UInt8(ascii: "\"") {

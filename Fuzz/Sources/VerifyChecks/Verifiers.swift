@@ -34,7 +34,7 @@ let cachedPairs: [(name: String, cached: JWTVerifier, plain: JWTVerifier)] = [
 ]
 
 /// Errors only the claims stage (after the signature) can produce.
-let claimsStageCodes: Set<JWTErrorCode> = [.expired, .notYetValid, .badIssuer, .badAudience, .missingClaim,
+let claimsStageCodes: Set<JWTErrorCode> = [.expired, .notYetValid, .issuedInFuture, .badIssuer, .badAudience, .missingClaim,
                                            .badClaimType, .badNonce, .malformed]
 
 func verifyResult(_ v: JWTVerifier, _ token: UnsafeRawBufferPointer) -> Result<VerifiedJWT, JWTError> {
