@@ -13,6 +13,9 @@ struct StructuralShape {
     /// A number beyond Double's range (5e600): valid JSON, which jwt-kernel keeps as text and
     /// Foundation refuses (RFC 8259 §9 lets a parser limit the range of numbers).
     var numberBeyondDouble = false
+    /// A ',' directly (whitespace aside) before '}' or ']': not JSON (RFC 8259 §4, §5), and
+    /// accepted by Foundation's parser.
+    var trailingComma = false
 
     init(_ raw: UnsafeRawBufferPointer) {
         var depth = 0, i = 0
@@ -40,6 +43,10 @@ struct StructuralShape {
                 maxDepth = max(maxDepth, depth)
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             case UInt8(ascii: ":"): colons += 1
+            case UInt8(ascii: ","):
+                var j = i + 1
+                while j < n, [0x20, 0x09, 0x0A, 0x0D].contains(raw[j]) { j += 1 }
+                if j < n, raw[j] == UInt8(ascii: "}") || raw[j] == UInt8(ascii: "]") { trailingComma = true }
             case UInt8(ascii: "N"), UInt8(ascii: "I"): nonstandardLiteral = true
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 var j = i

@@ -6,7 +6,10 @@
 //   - shared VerificationKey / EVP_PKEY objects (RS256, ES256, Ed25519, HMAC) verified concurrently;
 //   - concurrent key loading (JWKSet(json:)) while other threads verify;
 //   - a VerifiedTokenCache shared by all threads (small, so entries are evicted and re-inserted),
-//     and verifyBatch (DispatchQueue.concurrentPerform) called from several threads at once.
+//     and verifyBatch (DispatchQueue.concurrentPerform) called from several threads at once;
+//   - key rotation under load: threads derive verifiers with a rotated key set (no "hs") from the
+//     cached verifier (replacingKeys) while others verify, all sharing the one cache, so entries
+//     cached under one key set are looked up under the other.
 // Every result is compared with the one computed single-threaded first; any difference fails.
 //
 // Usage: StressVerify [iterations-per-thread] [threads]   (defaults 400, 4)
@@ -24,6 +27,9 @@ final class Shared: @unchecked Sendable {
     let bigTokens: [[UInt8]]
     let expected: [JWTErrorCode?]
     let expectedBig: [JWTErrorCode?]
+    /// The key set after rotation ("hs" withdrawn) and each token's outcome under it.
+    let rotatedKeys: JWKSet
+    let expectedRotated: [JWTErrorCode?]
     let iterations: Int
     /// Keys in FuzzFixtures.publicJWKS, loaded once up front (threads reload it and compare).
     let publicKeyCount = (try? JWKSet(json: Array(FuzzFixtures.publicJWKS.utf8)))?.keys.count ?? -1
@@ -61,6 +67,10 @@ final class Shared: @unchecked Sendable {
         let (v, bv, bt) = (verifier, bigVerifier, bigTokens)
         expected = tokens.map { t in t.withUnsafeBytes { v.check($0)?.code } }
         expectedBig = bt.map { t in t.withUnsafeBytes { bv.check($0)?.code } }
+        let rotated = JWKSet(keys: keys.keys.filter { $0.kid != "hs" })
+        rotatedKeys = rotated
+        let rv = JWTVerifier(keys: rotated, clock: FixedClock(FuzzFixtures.now))
+        expectedRotated = tokens.map { t in t.withUnsafeBytes { rv.check($0)?.code } }
         pthread_mutex_init(lock, nil)
     }
 
@@ -114,6 +124,14 @@ func work(_ job: Job) {
             // The shared cache: a miss inserts, a hit re-checks; either way the same outcome.
             let got = token.withUnsafeBytes { s.cachedVerifier.check($0)?.code }
             if got != want { s.fail("thread \(job.index) token \(i): cached \(String(describing: got)) != \(String(describing: want))") }
+            if iteration % 12 == 3 {
+                // Rotation under load: a verifier for the new key set, same cache, used at once.
+                let rotated = s.cachedVerifier.replacingKeys(s.rotatedKeys)
+                let r = token.withUnsafeBytes { rotated.check($0)?.code }
+                if r != s.expectedRotated[i] { s.fail("thread \(job.index) token \(i): rotated \(String(describing: r)) != \(String(describing: s.expectedRotated[i]))") }
+                let back = token.withUnsafeBytes { s.cachedVerifier.check($0)?.code }
+                if back != want { s.fail("thread \(job.index) token \(i): after rotation \(String(describing: back))") }
+            }
         case 4:
             if iteration % 24 == 4 {
                 // A whole batch across Dispatch's worker threads, from several of ours at once.
