@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly sanitize format-check clean install clib-test
+.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -42,6 +42,13 @@ fuzz: deps
 # into Fuzz/.build-fuzz/corpus (Fuzz/run.sh).
 fuzz-nightly: deps
 	./Fuzz/run.sh 600
+
+# What a user's scheduled CI job runs (docs/ASSURANCE.md): the nightly fuzz, then the full
+# differential run (30,000 tokens) with a new seed each day; fails if either fails, after both ran.
+nightly: deps
+	@f=0; d=0; ./Fuzz/run.sh 600 || f=$$?; \
+	./IntegrationTests/differential/run.sh --tokens 30000 --seed $$(date -u +%Y%m%d) || d=$$?; \
+	echo "nightly: fuzz exit $$f, differential exit $$d"; [ $$f = 0 ] && [ $$d = 0 ]
 
 sanitize: deps
 	./scripts/sanitize.sh
