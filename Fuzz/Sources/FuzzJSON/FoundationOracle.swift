@@ -15,7 +15,8 @@ import FuzzSupport
 
 func checkAgainstFoundation(_ raw: UnsafeRawBufferPointer, ours: JSONValue?) {
     guard raw.count <= 8192, !raw.contains(0) else { return }
-    let bom = raw.starts(with: [0xEF, 0xBB, 0xBF]) || raw.starts(with: [0xFE, 0xFF]) || raw.starts(with: [0xFF, 0xFE])
+    let bom =
+        raw.starts(with: [0xEF, 0xBB, 0xBF]) || raw.starts(with: [0xFE, 0xFF]) || raw.starts(with: [0xFF, 0xFE])
     let theirs = try? JSONSerialization.jsonObject(with: Data(raw), options: [.fragmentsAllowed])
     let shape = StructuralShape(raw)
     switch (ours, theirs) {
@@ -25,7 +26,9 @@ func checkAgainstFoundation(_ raw: UnsafeRawBufferPointer, ours: JSONValue?) {
         if shape.numberBeyondDouble { return }
         invariantFailed("jwt-kernel accepts a document Foundation refuses")
     case (nil, let t?):
-        if bom || shape.maxDepth > JSONParser.defaultMaxDepth || shape.loneSurrogateEscape || shape.nonstandardLiteral { return }
+        if bom || shape.maxDepth > JSONParser.defaultMaxDepth || shape.loneSurrogateEscape || shape.nonstandardLiteral {
+            return
+        }
         // Foundation's own leniency: a trailing comma ({"a":1,}), which RFC 8259's grammar has not.
         if shape.trailingComma { return }
         // Duplicates: Foundation keeps one member per name, so it holds fewer than the text has.
@@ -52,10 +55,13 @@ func sameValue(_ v: JSONValue, _ t: Any, path: String) {
         require((t as? Bool) == b, "\(path): \(b), Foundation \(t)")
     case .string(let s):
         guard let ts = t as? String else { invariantFailed("\(path): string, Foundation \(type(of: t))") }
-        require(Array(foundationSpelling(s).unicodeScalars) == Array(foundationSpelling(ts).unicodeScalars),
-                "\(path): string \(s.debugDescription), Foundation \(ts.debugDescription)")
+        require(
+            Array(foundationSpelling(s).unicodeScalars) == Array(foundationSpelling(ts).unicodeScalars),
+            "\(path): string \(s.debugDescription), Foundation \(ts.debugDescription)")
     case .number(let text):
-        guard let n = t as? NSNumber, let d = Double(text) else { invariantFailed("\(path): number \(text), Foundation \(t)") }
+        guard let n = t as? NSNumber, let d = Double(text) else {
+            invariantFailed("\(path): number \(text), Foundation \(t)")
+        }
         let f = n.doubleValue
         // Foundation may hold big integers as Decimal, whose doubleValue can round differently.
         require(d == f || abs(d - f) <= abs(d) * 1e-15, "\(path): number \(text) = \(d), Foundation \(f)")
@@ -70,7 +76,9 @@ func sameValue(_ v: JSONValue, _ t: Any, path: String) {
         // are one key to Foundation: no member-by-member comparison then.
         guard td.count == members.count else { return }
         for m in members {
-            guard let tv = td[foundationSpelling(m.name)] else { invariantFailed("\(path): member \(m.name.debugDescription) missing in Foundation's") }
+            guard let tv = td[foundationSpelling(m.name)] else {
+                invariantFailed("\(path): member \(m.name.debugDescription) missing in Foundation's")
+            }
             sameValue(m.value, tv, path: "\(path).\(m.name)")
         }
     }

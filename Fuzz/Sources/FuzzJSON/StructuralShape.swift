@@ -60,8 +60,10 @@ struct StructuralShape {
                 while i < n, raw[i] != UInt8(ascii: "\"") {
                     if raw[i] == UInt8(ascii: "\\"), i + 1 < n {
                         if raw[i + 1] == UInt8(ascii: "u"), let u = hex4(i + 2), (0xD800...0xDFFF).contains(u) {
-                            let pairedLow = u < 0xDC00 && i + 7 < n && raw[i + 6] == UInt8(ascii: "\\")
-                                && raw[i + 7] == UInt8(ascii: "u") && hex4(i + 8).map { (0xDC00...0xDFFF).contains($0) } == true
+                            let pairedLow =
+                                u < 0xDC00 && i + 7 < n && raw[i + 6] == UInt8(ascii: "\\")
+                                && raw[i + 7] == UInt8(ascii: "u")
+                                && hex4(i + 8).map { (0xDC00...0xDFFF).contains($0) } == true
                             if pairedLow { i += 12; continue }
                             loneSurrogateEscape = true
                         }

@@ -169,9 +169,15 @@ public enum FuzzSigner {
 
     /// `b64(header).b64(payload).b64(sig)` signed with `key`.
     public static func token(header: some Collection<UInt8>, payload: some Collection<UInt8>, key: Key) -> [UInt8] {
-        let signingInput = Array((Base64URL.encode(header) + "." + Base64URL.encode(payload)).utf8)
-        let sig = signingInput.withUnsafeBytes { sign(key, $0) }
-        return signingInput + Array(("." + Base64URL.encode(sig)).utf8)
+        var token: [UInt8] = []
+        token.reserveCapacity((header.count + payload.count) * 4 / 3 + 180)
+        ReferenceBase64URL.encode(header, into: &token)
+        token.append(UInt8(ascii: "."))
+        ReferenceBase64URL.encode(payload, into: &token)
+        let sig = token.withUnsafeBytes { sign(key, $0) }
+        token.append(UInt8(ascii: "."))
+        ReferenceBase64URL.encode(sig, into: &token)
+        return token
     }
 }
 

@@ -23,7 +23,7 @@ public func structuredMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _
     let claims = sep < size ? Array(buf[(sep + 1)..<size]) : []
     let mutateHeader = seed % 3 == 0
     var part = mutateHeader ? header : claims
-    let fixed = 2 + (mutateHeader ? claims.count : header.count)   // selector, separator, other part
+    let fixed = 2 + (mutateHeader ? claims.count : header.count)  // selector, separator, other part
     guard maxSize > fixed else { return size }
     let room = maxSize - fixed
     part += [UInt8](repeating: 0, count: max(0, room - part.count))
