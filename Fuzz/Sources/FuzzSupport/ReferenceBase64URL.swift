@@ -3,10 +3,10 @@
 // harness builds and hidden), and it returns a String, whose building costs more under ASan than
 // the verification it feeds.
 public enum ReferenceBase64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Appends the encoding of `bytes` to `out`.
-    public static func encode(_ bytes: some Collection<UInt8>, into out: inout [UInt8]) {
+    public static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         var acc: UInt32 = 0
         var bits = 0
         for b in bytes {
