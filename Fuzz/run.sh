@@ -115,7 +115,7 @@ for h in $HARNESSES; do
 done
 t_run=$(( $(date +%s) - t1 ))
 
-stat() { grep -o "stat::$1: *[0-9]*" "$2" | grep -o '[0-9]*$' || true; }
+stat() { grep -o "stat::$1: *[0-9]*" "$2" | tail -1 | grep -o '[0-9]*$' || true; }
 echo
 printf '%-17s %-9s %9s %12s %7s %8s %7s %7s\n' harness result exec/s "total execs" edges features corpus crashes
 for h in $HARNESSES; do
