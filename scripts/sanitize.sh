@@ -79,11 +79,12 @@ step() {  # step NAME LOG command...
     fi
 }
 
-# Under TSan only the tests that share a verifier, a cache or keys across threads (the C library's
-# included: threads verifying through jwtk_* while keys reload): the rest are
-# single-threaded, and TSan multiplies their run time for nothing. (A test added elsewhere that
-# starts threads belongs in this filter.)
-TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests\.testConcurrent|AttackSuiteTests\.testCached|JWTKernelCTests\.ConcurrencyTests'}
+# Under TSan only the tests that share a verifier, a cache or keys across threads: cache, batch,
+# concurrent verification, the key store's rotation stress and refresher thread, and the C
+# library's threads verifying through jwtk_* while keys reload. The rest are single-threaded, and
+# TSan multiplies their run time for nothing. (A test added elsewhere that starts threads belongs
+# in this filter.)
+TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests\.testConcurrent|AttackSuiteTests\.testCached|JWTKernelCTests\.ConcurrencyTests|KeyRotationStressTests|KeyRefresherThreadTests'}
 
 run_sanitizer() {  # run_sanitizer address|thread SUFFIX
     local san=$1 sfx=$2
