@@ -31,7 +31,9 @@ func checkBase64(_ src: UnsafeRawBufferPointer) {
         let dst = UnsafeMutableRawPointer.allocate(byteCount: max(n, 1), alignment: 1)
         defer { dst.deallocate() }
         let written = Base64URL.decode(src, into: dst)
-        require((written != nil) == (ref != nil), "decode \(written == nil ? "refuses" : "accepts"), reference \(ref == nil ? "refuses" : "accepts")")
+        require(
+            (written != nil) == (ref != nil),
+            "decode \(written == nil ? "refuses" : "accepts"), reference \(ref == nil ? "refuses" : "accepts")")
         if let written {
             require(written == n, "decode wrote \(written) bytes, decodedCount says \(n)")
             decoded = Array(UnsafeRawBufferPointer(start: dst, count: written))
@@ -50,14 +52,16 @@ func checkBase64(_ src: UnsafeRawBufferPointer) {
         let again = Base64URL.encode(d)
         require(Array(again.utf8) == Array(src), "accepted a non-canonical encoding (re-encodes as \(again))")
         require(Base64URL.decode(again) == d, "decode(encode(decode(x))) != decode(x)")
-        var std = String(decoding: src, as: UTF8.self).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var std = String(decoding: src, as: UTF8.self).replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+            of: "_", with: "/")
         std += String(repeating: "=", count: (4 - std.utf8.count % 4) % 4)
         require(Data(base64Encoded: std).map(Array.init) == d, "Foundation decodes \(std) differently")
     }
 
     // 3.
     let encoded = Base64URL.encode(src)
-    require(encoded.utf8.count == (src.count * 4 + 2) / 3, "encoded length \(encoded.utf8.count) for \(src.count) bytes")
+    require(
+        encoded.utf8.count == (src.count * 4 + 2) / 3, "encoded length \(encoded.utf8.count) for \(src.count) bytes")
     require(Base64URL.decodedCount(encoded.utf8.count) == src.count, "decodedCount does not invert encode's length")
     require(Base64URL.decode(encoded) == Array(src), "decode(encode(b)) != b")
 }
@@ -85,7 +89,7 @@ func referenceDecode(_ src: UnsafeRawBufferPointer) -> [UInt8]? {
             acc &= (1 << UInt32(bits)) - 1
         }
     }
-    return acc == 0 ? out : nil   // leftover bits must be zero
+    return acc == 0 ? out : nil  // leftover bits must be zero
 }
 
 #if !FUZZING

@@ -83,11 +83,15 @@ func checkJSON(_ raw: UnsafeRawBufferPointer) {
         require(Set(decodedNames).count == decodedNames.count, "forEachTopLevelMember let a duplicate name through")
         for i in names.indices.prefix(12) {
             for j in names.indices.prefix(12) where i < j {
-                require(!JSONString.equals(names[i], names[j], in: bytes), "JSONString.equals says distinct names are equal")
+                require(
+                    !JSONString.equals(names[i], names[j], in: bytes), "JSONString.equals says distinct names are equal"
+                )
             }
         }
         if case .success(.object(let tree)) = value {
-            require(tree.map { Array($0.name.utf8) } == decodedNames, "JSONValue member names differ from the decoded spans")
+            require(
+                tree.map { Array($0.name.utf8) } == decodedNames, "JSONValue member names differ from the decoded spans"
+            )
             for span in numberValues {
                 let text = String(decoding: UnsafeRawBufferPointer(rebasing: raw[span.start..<span.end]), as: UTF8.self)
                 require(tree.contains { $0.value == .number(text) }, "number \(text) missing from the tree")
@@ -98,16 +102,21 @@ func checkJSON(_ raw: UnsafeRawBufferPointer) {
     // 3. Round trips.
     if case .success(let v) = value {
         let compact = v.serialized()
-        guard let v2 = try? JSONValue.parse(Array(compact.utf8)) else { invariantFailed("serialized() does not reparse: \(compact)") }
+        guard let v2 = try? JSONValue.parse(Array(compact.utf8)) else {
+            invariantFailed("serialized() does not reparse: \(compact)")
+        }
         require(v2 == v, "serialized() reparses to a different value")
         require(v2.serialized() == compact, "serialization is not a fixed point")
         let pretty = v.serialized(pretty: true)
-        require((try? JSONValue.parse(Array(pretty.utf8))) == v, "serialized(pretty:) does not reparse to the same value")
+        require(
+            (try? JSONValue.parse(Array(pretty.utf8))) == v, "serialized(pretty:) does not reparse to the same value")
         let squeezed = JSONText.compact(raw)
         require((try? JSONValue.parse(squeezed)) == v, "JSONText.compact changes the value")
     } else if case .success = doc {
         let squeezed = JSONText.compact(raw)
-        let ok = squeezed.withUnsafeBytes { b -> Bool in var q = JSONParser(b); return (try? q.parseDocument()) != nil }
+        let ok = squeezed.withUnsafeBytes { b -> Bool in
+            var q = JSONParser(b); return (try? q.parseDocument()) != nil
+        }
         require(ok, "JSONText.compact of a valid document is invalid")
     }
 }
@@ -120,21 +129,32 @@ func checkStringSpan(_ span: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ ref: [UI
     require(viaDecoder == ref, "JSONStringDecoder gives \(viaDecoder), reference \(ref)")
     require(Array(JSONString.string(span, in: bytes).utf8) == ref, "JSONString.string differs from the reference")
     require(ref.withUnsafeBytes { JSONString.equals(span, in: bytes, $0) }, "JSONString.equals refuses its own value")
-    require(!(ref + [0x41]).withUnsafeBytes { JSONString.equals(span, in: bytes, $0) }, "JSONString.equals accepts a longer value")
+    require(
+        !(ref + [0x41]).withUnsafeBytes { JSONString.equals(span, in: bytes, $0) },
+        "JSONString.equals accepts a longer value")
     if !ref.isEmpty {
-        require(!ref.dropLast().withUnsafeBytes { JSONString.equals(span, in: bytes, $0) }, "JSONString.equals accepts a prefix")
+        require(
+            !ref.dropLast().withUnsafeBytes { JSONString.equals(span, in: bytes, $0) },
+            "JSONString.equals accepts a prefix")
     }
     // The name key depends on the decoded bytes only: escaped and plain spellings agree.
-    let plain = ref.withUnsafeBufferPointer { JSONNameKey(JSONSpan(start: 0, end: ref.count, kind: .string), in: $0.baseAddress ?? UnsafePointer(bitPattern: 1)!) }
+    let plain = ref.withUnsafeBufferPointer {
+        JSONNameKey(
+            JSONSpan(start: 0, end: ref.count, kind: .string), in: $0.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+    }
     require(JSONNameKey(span, in: bytes) == plain, "JSONNameKey differs between a string and its decoded bytes")
     require(!plain.isExact || ref.count <= 7, "an exact name key for a string longer than 7 bytes")
     // Exact-size heap buffers so ASan catches a write past the capacity.
     let exact = UnsafeMutablePointer<UInt8>.allocate(capacity: max(ref.count, 1))
     defer { exact.deallocate() }
     let n = JSONString.decode(span, in: bytes, into: exact, capacity: ref.count)
-    require(n == ref.count && Array(UnsafeBufferPointer(start: exact, count: ref.count)) == ref, "JSONString.decode differs")
+    require(
+        n == ref.count && Array(UnsafeBufferPointer(start: exact, count: ref.count)) == ref, "JSONString.decode differs"
+    )
     if !ref.isEmpty {
-        require(JSONString.decode(span, in: bytes, into: exact, capacity: ref.count - 1) == nil, "JSONString.decode overflows its capacity")
+        require(
+            JSONString.decode(span, in: bytes, into: exact, capacity: ref.count - 1) == nil,
+            "JSONString.decode overflows its capacity")
     }
 }
 
@@ -146,12 +166,13 @@ func referenceUnescape(_ raw: UnsafeRawBufferPointer, _ span: JSONSpan) -> [UInt
         var v: UInt32 = 0
         for k in 0..<4 {
             let c = raw[at + k]
-            let d: UInt32 = switch c {
-            case 0x30...0x39: UInt32(c - 0x30)
-            case 0x41...0x46: UInt32(c - 0x41 + 10)
-            case 0x61...0x66: UInt32(c - 0x61 + 10)
-            default: invariantFailed("validated \\u escape has non-hex \(c)")
-            }
+            let d: UInt32 =
+                switch c {
+                case 0x30...0x39: UInt32(c - 0x30)
+                case 0x41...0x46: UInt32(c - 0x41 + 10)
+                case 0x61...0x66: UInt32(c - 0x61 + 10)
+                default: invariantFailed("validated \\u escape has non-hex \(c)")
+                }
             v = v * 16 + d
         }
         return v

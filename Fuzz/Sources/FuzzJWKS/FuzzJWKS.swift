@@ -10,7 +10,9 @@
 import FuzzSupport
 @_spi(Internals) import JWTKernel
 
-let fixtureTokens = (FuzzFixtures.validTokens + [FuzzFixtures.expiredToken, FuzzFixtures.ambiguousToken]).map { Array($0.utf8) }
+let fixtureTokens = (FuzzFixtures.validTokens + [FuzzFixtures.expiredToken, FuzzFixtures.ambiguousToken]).map {
+    Array($0.utf8)
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJWKS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -45,15 +47,18 @@ func checkSet(_ set: JWKSet, _ bytes: UnsafeRawBufferPointer) {
     }
 
     guard let again = try? JWKSet(json: bytes) else { invariantFailed("second load of the same bytes fails") }
-    require(again.keys.map(\.description) == set.keys.map(\.description) && again.rejected == set.rejected,
-            "loading is not deterministic")
+    require(
+        again.keys.map(\.description) == set.keys.map(\.description) && again.rejected == set.rejected,
+        "loading is not deterministic")
 
     // Verify the fixture tokens against the fuzzed set: must not crash; acceptance only via a fitting key.
     let verifier = JWTVerifier(keys: set, clock: FixedClock(FuzzFixtures.now))
     for token in fixtureTokens {
         let r = token.withUnsafeBytes { t in Result { () throws(JWTError) in try verifier.verify(t) { $0.copy() } } }
         if case .success(let jwt) = r {
-            require(jwt.key.algorithms.contains(jwt.algorithm), "token accepted by key \(jwt.key) that does not allow \(jwt.algorithm)")
+            require(
+                jwt.key.algorithms.contains(jwt.algorithm),
+                "token accepted by key \(jwt.key) that does not allow \(jwt.algorithm)")
             require(set.keys.contains { $0 === jwt.key }, "token accepted by a key outside the set")
         }
     }
@@ -69,12 +74,13 @@ func checkKey(_ key: VerificationKey) {
         require(bits >= VerificationKey.minimumRSABits, "RSA key of \(bits) bits loaded")
         fits = .rsa
     case .ec(let curve):
-        let alg: JWTAlgorithm = switch curve {
-        case .p256: .es256
-        case .p384: .es384
-        case .p521: .es512
-        case .secp256k1: .es256k
-        }
+        let alg: JWTAlgorithm =
+            switch curve {
+            case .p256: .es256
+            case .p384: .es384
+            case .p521: .es512
+            case .secp256k1: .es256k
+            }
         fits = AlgorithmSet([alg])
     case .okp(.ed25519): fits = AlgorithmSet([JWTAlgorithm.edDSA, .ed25519])
     case .okp(.ed448): fits = AlgorithmSet([JWTAlgorithm.edDSA, .ed448])

@@ -2,110 +2,113 @@
 
 public enum FuzzFixtures {
     /// The time every harness verifies at (FixedClock).
-    public static let now: Int64 = 1700000000
+    public static let now: Int64 = 1_700_000_000
 
     /// RS256 ("rs"), ES256 ("es"), Ed25519 ("ed", no alg: EdDSA and Ed25519), ES384 ("es384")
     /// and P-521 ("es512", no alg) public keys.
     public static let publicJWKS = #"""
-{
- "keys": [
-  {
-   "kty": "RSA",
-   "kid": "rs",
-   "use": "sig",
-   "alg": "RS256",
-   "n": "qGwp75TLhCAEfjy82mj2jdCdSr6bzPgzrNi02Lu6BFRsHN0uJ_7wVs49V84m1O40gFy29tWtaBJsiDaMuy6tY8JzyVBnjaSa5Hi1UkRV1-80JirbTNBgA20IGKfOaWAw8kTEgYzlCVFnsCv4RxeQOEzrpvqpRG2_9lz_KCKUE4cLa3bYLNthRZOYgVSf9O2DjuOvRF19nmIdOaWhxm_pqTsNVBwbnCdtAuPAu7QCtKWESUReFFGW0T2BPnHG0Pc1ugkXJgazUtwd8y0hIFBf56qC-tHSeb5szhHkCwmM70m086-ug6uVSbeeA2Cf8pjOUR7iPoO4fiKqL9qD61ygrw",
-   "e": "AQAB"
-  },
-  {
-   "kty": "EC",
-   "kid": "es",
-   "use": "sig",
-   "alg": "ES256",
-   "crv": "P-256",
-   "x": "E6jQI8pF0Ul6l7Kh_KepWfgTK2M7WHtifZWApu4h_xw",
-   "y": "Hcviajcc63shGZDas1NxgA-1e2rY8-IuGlBbIcn0oqc"
-  },
-  {
-   "kty": "OKP",
-   "kid": "ed",
-   "crv": "Ed25519",
-   "x": "vdlC80vX__IghwvjEhQLaAKfFmkPWQQNJWr7qSvSBGo"
-  },
-  {
-   "kty": "EC",
-   "kid": "es384",
-   "alg": "ES384",
-   "crv": "P-384",
-   "x": "TtEathS08J6KF40h8CSkGhqr27LNtwRog6r5RqT0yKOVhp9wGHUAHnFSZ43hcQbw",
-   "y": "4sUGOPLgCKQzA0Zm2nk8cGaf_r7rvVAxseKWQFvcNt077JpvdBrE6Z2AbM-8TsEf"
-  },
-  {
-   "kty": "EC",
-   "kid": "es512",
-   "crv": "P-521",
-   "x": "APUE6JIm4Ds49i98Upydh7jvtGPP_zuSdqBwl9obgKvNCgdSevxbN-syn77sYidQN6ivrcb7QdiJdcQvGsX4vMOn",
-   "y": "AEkZPDgI8MRTH3fF9cZ96POp2xcRyoVTQFf_9g7JmCHYxS4MBc1t4bfFgGTr3TUyyzmfkMJHg26liromOUHaREY4"
-  }
- ]
-}
-"""#
+        {
+         "keys": [
+          {
+           "kty": "RSA",
+           "kid": "rs",
+           "use": "sig",
+           "alg": "RS256",
+           "n": "qGwp75TLhCAEfjy82mj2jdCdSr6bzPgzrNi02Lu6BFRsHN0uJ_7wVs49V84m1O40gFy29tWtaBJsiDaMuy6tY8JzyVBnjaSa5Hi1UkRV1-80JirbTNBgA20IGKfOaWAw8kTEgYzlCVFnsCv4RxeQOEzrpvqpRG2_9lz_KCKUE4cLa3bYLNthRZOYgVSf9O2DjuOvRF19nmIdOaWhxm_pqTsNVBwbnCdtAuPAu7QCtKWESUReFFGW0T2BPnHG0Pc1ugkXJgazUtwd8y0hIFBf56qC-tHSeb5szhHkCwmM70m086-ug6uVSbeeA2Cf8pjOUR7iPoO4fiKqL9qD61ygrw",
+           "e": "AQAB"
+          },
+          {
+           "kty": "EC",
+           "kid": "es",
+           "use": "sig",
+           "alg": "ES256",
+           "crv": "P-256",
+           "x": "E6jQI8pF0Ul6l7Kh_KepWfgTK2M7WHtifZWApu4h_xw",
+           "y": "Hcviajcc63shGZDas1NxgA-1e2rY8-IuGlBbIcn0oqc"
+          },
+          {
+           "kty": "OKP",
+           "kid": "ed",
+           "crv": "Ed25519",
+           "x": "vdlC80vX__IghwvjEhQLaAKfFmkPWQQNJWr7qSvSBGo"
+          },
+          {
+           "kty": "EC",
+           "kid": "es384",
+           "alg": "ES384",
+           "crv": "P-384",
+           "x": "TtEathS08J6KF40h8CSkGhqr27LNtwRog6r5RqT0yKOVhp9wGHUAHnFSZ43hcQbw",
+           "y": "4sUGOPLgCKQzA0Zm2nk8cGaf_r7rvVAxseKWQFvcNt077JpvdBrE6Z2AbM-8TsEf"
+          },
+          {
+           "kty": "EC",
+           "kid": "es512",
+           "crv": "P-521",
+           "x": "APUE6JIm4Ds49i98Upydh7jvtGPP_zuSdqBwl9obgKvNCgdSevxbN-syn77sYidQN6ivrcb7QdiJdcQvGsX4vMOn",
+           "y": "AEkZPDgI8MRTH3fF9cZ96POp2xcRyoVTQFf_9g7JmCHYxS4MBc1t4bfFgGTr3TUyyzmfkMJHg26liromOUHaREY4"
+          }
+         ]
+        }
+        """#
 
     /// HMAC secrets: "hs" (HS256 only) and "hs-any" (64 bytes, no alg: HS256/384/512).
     /// Kept in a separate set: JWKSet(json:) refuses secrets mixed with public keys.
     public static let hmacJWKS = #"""
-{
- "keys": [
-  {
-   "kty": "oct",
-   "kid": "hs",
-   "alg": "HS256",
-   "k": "mo3DE2THFsJg8GwWq4X8YUHMttnpqI65foNN4YFSLq0"
-  },
-  {
-   "kty": "oct",
-   "kid": "hs-any",
-   "k": "bjwRJqLblzcSKT-qHDfgbdwh0jV60AnTr7oR1IkMyNcT67gNofevG02vQliTOnsWZSNqls8XYauKFE2nO356kg"
-  }
- ]
-}
-"""#
+        {
+         "keys": [
+          {
+           "kty": "oct",
+           "kid": "hs",
+           "alg": "HS256",
+           "k": "mo3DE2THFsJg8GwWq4X8YUHMttnpqI65foNN4YFSLq0"
+          },
+          {
+           "kty": "oct",
+           "kid": "hs-any",
+           "k": "bjwRJqLblzcSKT-qHDfgbdwh0jV60AnTr7oR1IkMyNcT67gNofevG02vQliTOnsWZSNqls8XYauKFE2nO356kg"
+          }
+         ]
+        }
+        """#
 
-    public static let hs256Secret: [UInt8] = [154, 141, 195, 19, 100, 199, 22, 194, 96, 240, 108, 22, 171, 133, 252, 97, 65, 204, 182, 217, 233, 168, 142, 185, 126, 131, 77, 225, 129, 82, 46, 173]
+    public static let hs256Secret: [UInt8] = [
+        154, 141, 195, 19, 100, 199, 22, 194, 96, 240, 108, 22, 171, 133, 252, 97, 65, 204, 182, 217, 233, 168, 142,
+        185, 126, 131, 77, 225, 129, 82, 46, 173,
+    ]
 
     public static let ecPrivateKeyPEM = #"""
------BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgU5JcGSB2AYZK5lRp
-HcNagPtQG+jAR8qaNt6IAeV+duyhRANCAAQTqNAjykXRSXqXsqH8p6lZ+BMrYztY
-e2J9lYCm7iH/HB3L4mo3HOt7IRmQ2rNTcYAPtXtq2PPiLhpQWyHJ9KKn
------END PRIVATE KEY-----
-"""#
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgU5JcGSB2AYZK5lRp
+        HcNagPtQG+jAR8qaNt6IAeV+duyhRANCAAQTqNAjykXRSXqXsqH8p6lZ+BMrYztY
+        e2J9lYCm7iH/HB3L4mo3HOt7IRmQ2rNTcYAPtXtq2PPiLhpQWyHJ9KKn
+        -----END PRIVATE KEY-----
+        """#
 
     public static let ed25519PrivateKeyPEM = #"""
------BEGIN PRIVATE KEY-----
-MC4CAQAwBQYDK2VwBCIEIA+PV8Pq4ZrfqKsnq1YqGK7WBF4T7VMEYS25iNP/RX3o
------END PRIVATE KEY-----
-"""#
+        -----BEGIN PRIVATE KEY-----
+        MC4CAQAwBQYDK2VwBCIEIA+PV8Pq4ZrfqKsnq1YqGK7WBF4T7VMEYS25iNP/RX3o
+        -----END PRIVATE KEY-----
+        """#
 
     public static let ec384PrivateKeyPEM = #"""
------BEGIN PRIVATE KEY-----
-MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDAb0OZ9Zt10mVG9XK/X
-lcCjk7EWMUqmpsn2es7GqUMEL5wE+d15P63366ixY0NyFfGhZANiAARO0Rq2FLTw
-nooXjSHwJKQaGqvbss23BGiDqvlGpPTIo5WGn3AYdQAecVJnjeFxBvDixQY48uAI
-pDMDRmbaeTxwZp/+vuu9UDGx4pZAW9w23Tvsmm90GsTpnYBsz7xOwR8=
------END PRIVATE KEY-----
-"""#
+        -----BEGIN PRIVATE KEY-----
+        MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDAb0OZ9Zt10mVG9XK/X
+        lcCjk7EWMUqmpsn2es7GqUMEL5wE+d15P63366ixY0NyFfGhZANiAARO0Rq2FLTw
+        nooXjSHwJKQaGqvbss23BGiDqvlGpPTIo5WGn3AYdQAecVJnjeFxBvDixQY48uAI
+        pDMDRmbaeTxwZp/+vuu9UDGx4pZAW9w23Tvsmm90GsTpnYBsz7xOwR8=
+        -----END PRIVATE KEY-----
+        """#
 
     public static let ec521PrivateKeyPEM = #"""
------BEGIN PRIVATE KEY-----
-MIHuAgEAMBAGByqGSM49AgEGBSuBBAAjBIHWMIHTAgEBBEIBXQIt76CRHjHdfwjk
-113Eyw18j1+FUCF0cWJ/5gO1jVJqe4YWhy+rdyy4Oa7V50Ykw8onwlIXEExdcrPy
-fGUgMF6hgYkDgYYABAD1BOiSJuA7OPYvfFKcnYe477Rjz/87knagcJfaG4CrzQoH
-Unr8WzfrMp++7GInUDeor63G+0HYiXXELxrF+LzDpwBJGTw4CPDEUx93xfXGfejz
-qdsXEcqFU0BX//YOyZgh2MUuDAXNbeG3xYBk6901Mss5n5DCR4NupYq6JjlB2kRG
-OA==
------END PRIVATE KEY-----
-"""#
+        -----BEGIN PRIVATE KEY-----
+        MIHuAgEAMBAGByqGSM49AgEGBSuBBAAjBIHWMIHTAgEBBEIBXQIt76CRHjHdfwjk
+        113Eyw18j1+FUCF0cWJ/5gO1jVJqe4YWhy+rdyy4Oa7V50Ykw8onwlIXEExdcrPy
+        fGUgMF6hgYkDgYYABAD1BOiSJuA7OPYvfFKcnYe477Rjz/87knagcJfaG4CrzQoH
+        Unr8WzfrMp++7GInUDeor63G+0HYiXXELxrF+LzDpwBJGTw4CPDEUx93xfXGfejz
+        qdsXEcqFU0BX//YOyZgh2MUuDAXNbeG3xYBk6901Mss5n5DCR4NupYq6JjlB2kRG
+        OA==
+        -----END PRIVATE KEY-----
+        """#
 
     /// Valid at `now` against the two key sets above (with the default ClaimsPolicy).
     public static let validTokens: [String] = [
@@ -121,8 +124,10 @@ OA==
         "eyJhbGciOiJFUzI1NiIsImtpZCI6Ilx1MDA2NXMiLCJ0eXAiOiJKV1QifQ.eyJpc3MiOiJodHRwczovL2lzc3Vlci5leGFtcGxlIiwic3ViIjoidXNlci0xIiwiYXVkIjoiYXBpIiwiaWF0IjoxNjk5OTk5MDAwLCJuYmYiOjE2OTk5OTkwMDAsImV4cCI6MTcwMDAwMzYwMCwibm9uY2UiOiJuLTBTNl9XekEyTWoiLCJqdGkiOiJ0MSJ9.xh18SvYbUKUIGvrrSCOa7CZmcxP7MizonOgYJGNWrUxfqUrfs3G8JaXEtPyJBTH0aCZvT-ge0q-pE-k4es8uCQ",
     ]
 
-    public static let expiredToken = "eyJhbGciOiJIUzI1NiIsImtpZCI6ImhzIn0.eyJpc3MiOiJodHRwczovL2lzc3Vlci5leGFtcGxlIiwic3ViIjoidXNlci0xIiwiYXVkIjoiYXBpIiwiaWF0IjoxNjk5OTk5MDAwLCJuYmYiOjE2OTk5OTkwMDAsImV4cCI6MTY5OTk5NjQwMCwibm9uY2UiOiJuLTBTNl9XekEyTWoiLCJqdGkiOiJ0MSJ9.pe0hogVEK2f5ccZXXURH3MJss5Yz1Dhee0BZ_3RU9Rk"
+    public static let expiredToken =
+        "eyJhbGciOiJIUzI1NiIsImtpZCI6ImhzIn0.eyJpc3MiOiJodHRwczovL2lzc3Vlci5leGFtcGxlIiwic3ViIjoidXNlci0xIiwiYXVkIjoiYXBpIiwiaWF0IjoxNjk5OTk5MDAwLCJuYmYiOjE2OTk5OTkwMDAsImV4cCI6MTY5OTk5NjQwMCwibm9uY2UiOiJuLTBTNl9XekEyTWoiLCJqdGkiOiJ0MSJ9.pe0hogVEK2f5ccZXXURH3MJss5Yz1Dhee0BZ_3RU9Rk"
 
     /// No kid, and two HMAC keys fit HS256: refused as unknown_kid (RFC 8725 §3.10).
-    public static let ambiguousToken = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2lzc3Vlci5leGFtcGxlIiwic3ViIjoidXNlci0xIiwiYXVkIjpbImFwaSIsIm90aGVyIl0sImlhdCI6MTY5OTk5OTAwMCwibmJmIjoxNjk5OTk5MDAwLCJleHAiOjE3MDAwMDM2MDAsIm5vbmNlIjoibi0wUzZfV3pBMk1qIiwianRpIjoidDEifQ.oZz1-YSnktxUyIpz81yOUtq-DjmFSgzf8fuuLPLrTg4"
+    public static let ambiguousToken =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJodHRwczovL2lzc3Vlci5leGFtcGxlIiwic3ViIjoidXNlci0xIiwiYXVkIjpbImFwaSIsIm90aGVyIl0sImlhdCI6MTY5OTk5OTAwMCwibmJmIjoxNjk5OTk5MDAwLCJleHAiOjE3MDAwMDM2MDAsIm5vbmNlIjoibi0wUzZfV3pBMk1qIiwianRpIjoidDEifQ.oZz1-YSnktxUyIpz81yOUtq-DjmFSgzf8fuuLPLrTg4"
 }

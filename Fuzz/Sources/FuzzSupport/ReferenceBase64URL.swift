@@ -3,7 +3,8 @@
 // harness builds and hidden), and it returns a String, whose building costs more under ASan than
 // the verification it feeds.
 public enum ReferenceBase64URL {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Appends the encoding of `bytes` to `out`.
     public static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {

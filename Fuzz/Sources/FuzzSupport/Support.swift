@@ -6,8 +6,10 @@ import Foundation
 
 /// Fails the run (libFuzzer reports a deadly signal and saves the input) when an invariant breaks.
 @inline(__always)
-public func require(_ condition: Bool, _ message: @autoclosure () -> String,
-                    file: StaticString = #fileID, line: UInt = #line) {
+public func require(
+    _ condition: Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
     if !condition { invariantFailed(message(), file: file, line: line) }
 }
 
@@ -24,7 +26,8 @@ public enum FuzzReplay {
     public static func run(_ name: String, _ entry: (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
         let args = CommandLine.arguments.dropFirst()
         if args.isEmpty {
-            FileHandle.standardError.write(Data("usage: \(name) FILE|DIR...  (replays inputs through the harness)\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: \(name) FILE|DIR...  (replays inputs through the harness)\n".utf8))
             exit(2)
         }
         var files: [String] = []
@@ -64,8 +67,9 @@ public enum FuzzReplay {
 public enum FuzzKeys {
     /// The RSA key FuzzSigner signs RS256/PS256 with ("rsf", no alg).
     public static let rsaSigner: VerificationKey = {
-        do { return try VerificationKey(pem: FuzzRSAFixture.publicKeyPEM, kid: "rsf") }
-        catch { fatalError("FuzzRSAFixture public key does not load: \(error)") }
+        do { return try VerificationKey(pem: FuzzRSAFixture.publicKeyPEM, kid: "rsf") } catch {
+            fatalError("FuzzRSAFixture public key does not load: \(error)")
+        }
     }()
 
     /// `all` plus "rsf": the key set of the verify harnesses.
@@ -76,7 +80,8 @@ public enum FuzzKeys {
         do {
             let hmac = try JWKSet(json: Array(FuzzFixtures.hmacJWKS.utf8))
             let pub = try JWKSet(json: Array(FuzzFixtures.publicJWKS.utf8))
-            precondition(hmac.rejected.isEmpty && pub.rejected.isEmpty, "fixture keys refused: \(hmac.rejected + pub.rejected)")
+            precondition(
+                hmac.rejected.isEmpty && pub.rejected.isEmpty, "fixture keys refused: \(hmac.rejected + pub.rejected)")
             precondition(hmac.keys.count == 2 && pub.keys.count == 5)
             return hmac.merging(pub)
         } catch {
@@ -105,7 +110,9 @@ public enum FuzzSigner {
         return bytes.withUnsafeBytes { raw in
             let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))!
             defer { BIO_free(bio) }
-            guard let pkey = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else { fatalError("fixture private key does not parse") }
+            guard let pkey = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
+                fatalError("fixture private key does not parse")
+            }
             return pkey
         }
     }
@@ -117,8 +124,9 @@ public enum FuzzSigner {
             var out = [UInt8](repeating: 0, count: 64)
             var len: UInt32 = 0
             let secret = FuzzFixtures.hs256Secret
-            _ = HMAC(EVP_sha256(), secret, Int32(secret.count),
-                     input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &out, &len)
+            _ = HMAC(
+                EVP_sha256(), secret, Int32(secret.count),
+                input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count, &out, &len)
             return Array(out.prefix(Int(len)))
         case .es256: return ecdsa(ecKey, EVP_sha256(), 32, input)
         case .es384: return ecdsa(ec384Key, EVP_sha384(), 48, input)
@@ -131,25 +139,29 @@ public enum FuzzSigner {
     }
 
     /// JOSE ECDSA: raw r || s, each `half` bytes.
-    private static func ecdsa(_ key: OpaquePointer, _ md: OpaquePointer?, _ half: Int32, _ input: UnsafeRawBufferPointer) -> [UInt8] {
-            let der = digestSign(key, md, input)
-            return der.withUnsafeBufferPointer { buf -> [UInt8] in
-                var p: UnsafePointer<UInt8>? = buf.baseAddress
-                guard let sig = d2i_ECDSA_SIG(nil, &p, buf.count) else { fatalError("ECDSA DER") }
-                defer { ECDSA_SIG_free(sig) }
-                var r: OpaquePointer?, s: OpaquePointer?
-                ECDSA_SIG_get0(sig, &r, &s)
-                var raw = [UInt8](repeating: 0, count: Int(2 * half))
-                raw.withUnsafeMutableBufferPointer { o in
-                    _ = BN_bn2binpad(r, o.baseAddress, half)
-                    _ = BN_bn2binpad(s, o.baseAddress! + Int(half), half)
-                }
-                return raw
+    private static func ecdsa(
+        _ key: OpaquePointer, _ md: OpaquePointer?, _ half: Int32, _ input: UnsafeRawBufferPointer
+    ) -> [UInt8] {
+        let der = digestSign(key, md, input)
+        return der.withUnsafeBufferPointer { buf -> [UInt8] in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            guard let sig = d2i_ECDSA_SIG(nil, &p, buf.count) else { fatalError("ECDSA DER") }
+            defer { ECDSA_SIG_free(sig) }
+            var r: OpaquePointer?, s: OpaquePointer?
+            ECDSA_SIG_get0(sig, &r, &s)
+            var raw = [UInt8](repeating: 0, count: Int(2 * half))
+            raw.withUnsafeMutableBufferPointer { o in
+                _ = BN_bn2binpad(r, o.baseAddress, half)
+                _ = BN_bn2binpad(s, o.baseAddress! + Int(half), half)
             }
+            return raw
+        }
     }
 
-    private static func digestSign(_ pkey: OpaquePointer, _ md: OpaquePointer?, _ input: UnsafeRawBufferPointer,
-                                   pss: Bool = false) -> [UInt8] {
+    private static func digestSign(
+        _ pkey: OpaquePointer, _ md: OpaquePointer?, _ input: UnsafeRawBufferPointer,
+        pss: Bool = false
+    ) -> [UInt8] {
         let ctx = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(ctx) }
         var pctx: OpaquePointer?
@@ -157,7 +169,8 @@ public enum FuzzSigner {
         // RFC 7518 §3.5: PS256 is RSASSA-PSS with MGF1-SHA-256 and a salt as long as the hash.
         if pss {
             guard EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1,
-                  EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) == 1 else { fatalError("PSS parameters") }
+                EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) == 1
+            else { fatalError("PSS parameters") }
         }
         var len = 0
         let data = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -176,7 +189,8 @@ public enum FuzzSigner {
         return h.withUnsafeBytes { hb in p.withUnsafeBytes { pb in token(rawHeader: hb, rawPayload: pb, key: key) } }
     }
 
-    public static func token(rawHeader: UnsafeRawBufferPointer, rawPayload: UnsafeRawBufferPointer, key: Key) -> [UInt8] {
+    public static func token(rawHeader: UnsafeRawBufferPointer, rawPayload: UnsafeRawBufferPointer, key: Key) -> [UInt8]
+    {
         var token: [UInt8] = []
         token.reserveCapacity((rawHeader.count + rawPayload.count) * 4 / 3 + 180)
         ReferenceBase64URL.encode(rawHeader, into: &token)
@@ -191,9 +205,9 @@ public enum FuzzSigner {
 
 // MARK: - Comparing results
 
-public extension VerifiedJWT {
+extension VerifiedJWT {
     /// Field-by-field equality (VerifiedJWT is not Equatable; the key must be the same object).
-    func isIdentical(to o: VerifiedJWT) -> Bool {
+    public func isIdentical(to o: VerifiedJWT) -> Bool {
         algorithm == o.algorithm && kid == o.kid && key === o.key && header == o.header
             && claimsJSON == o.claimsJSON && issuer == o.issuer && subject == o.subject
             && audiences == o.audiences && expiresAt == o.expiresAt && notBefore == o.notBefore

@@ -1,3 +1,6 @@
+import FuzzSupport
+@_spi(Internals) import JWTKernel
+
 // StressVerify: one shared JWTVerifier used from several threads at once, for ThreadSanitizer
 // and AddressSanitizer (scripts/sanitize.sh builds it with each). What it exercises:
 //   - the per-thread scratch (Support/ThreadScratch.swift): first use on each thread, growth
@@ -16,8 +19,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FuzzSupport
-@_spi(Internals) import JWTKernel
 
 final class Shared: @unchecked Sendable {
     let verifier: JWTVerifier
@@ -33,7 +34,7 @@ final class Shared: @unchecked Sendable {
     let iterations: Int
     /// Keys in FuzzFixtures.publicJWKS, loaded once up front (threads reload it and compare).
     let publicKeyCount = (try? JWKSet(json: Array(FuzzFixtures.publicJWKS.utf8)))?.keys.count ?? -1
-    var failures = 0          // written only under `lock`
+    var failures = 0  // written only under `lock`
     let lock: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
 
     init(iterations: Int) {
@@ -41,9 +42,12 @@ final class Shared: @unchecked Sendable {
         let keys = FuzzKeys.all
         verifier = JWTVerifier(keys: keys, clock: FixedClock(FuzzFixtures.now))
         bigVerifier = JWTVerifier(keys: keys, clock: FixedClock(FuzzFixtures.now), maxTokenSize: 64 * 1024)
-        cachedVerifier = JWTVerifier(keys: keys, clock: FixedClock(FuzzFixtures.now),
-                                     cache: VerifiedTokenCache(.init(capacity: 16, maxTokenSize: 16 * 1024, shards: 2)))
-        var tokens = (FuzzFixtures.validTokens + [FuzzFixtures.expiredToken, FuzzFixtures.ambiguousToken]).map { Array($0.utf8) }
+        cachedVerifier = JWTVerifier(
+            keys: keys, clock: FixedClock(FuzzFixtures.now),
+            cache: VerifiedTokenCache(.init(capacity: 16, maxTokenSize: 16 * 1024, shards: 2)))
+        var tokens = (FuzzFixtures.validTokens + [FuzzFixtures.expiredToken, FuzzFixtures.ambiguousToken]).map {
+            Array($0.utf8)
+        }
         // Tampered copies: a flipped signature character and a flipped claims character.
         for t in FuzzFixtures.validTokens.map({ Array($0.utf8) }) {
             var sig = t
@@ -58,11 +62,19 @@ final class Shared: @unchecked Sendable {
         // Large HS256 / ES256 / Ed25519 tokens: ~10 KiB fit the default scratch, ~45 KiB force it to grow.
         func big(_ padding: Int, _ key: FuzzSigner.Key, _ alg: String, _ kid: String) -> [UInt8] {
             let header = Array(#"{"alg":"\#(alg)","kid":"\#(kid)","typ":"JWT"}"#.utf8)
-            let claims = Array(#"{"exp":\#(FuzzFixtures.now + 600),"sub":"big","pad":"\#(String(repeating: "x", count: padding))"}"#.utf8)
+            let claims = Array(
+                #"{"exp":\#(FuzzFixtures.now + 600),"sub":"big","pad":"\#(String(repeating: "x", count: padding))"}"#
+                    .utf8)
             return FuzzSigner.token(header: header, payload: claims, key: key)
         }
-        tokens += [big(10_000, .hs256, "HS256", "hs"), big(10_000, .es256, "ES256", "es"), big(10_000, .ed25519, "EdDSA", "ed")]
-        bigTokens = [big(45_000, .hs256, "HS256", "hs"), big(45_000, .es256, "ES256", "es"), big(30_000, .ed25519, "Ed25519", "ed")]
+        tokens += [
+            big(10_000, .hs256, "HS256", "hs"), big(10_000, .es256, "ES256", "es"),
+            big(10_000, .ed25519, "EdDSA", "ed"),
+        ]
+        bigTokens = [
+            big(45_000, .hs256, "HS256", "hs"), big(45_000, .es256, "ES256", "es"),
+            big(30_000, .ed25519, "Ed25519", "ed"),
+        ]
         self.tokens = tokens
         let (v, bv, bt) = (verifier, bigVerifier, bigTokens)
         expected = tokens.map { t in t.withUnsafeBytes { v.check($0)?.code } }
@@ -100,7 +112,10 @@ func work(_ job: Job) {
         switch iteration % 6 {
         case 0:
             let got = token.withUnsafeBytes { s.verifier.check($0)?.code }
-            if got != want { s.fail("thread \(job.index) token \(i): check \(String(describing: got)) != \(String(describing: want))") }
+            if got != want {
+                s.fail(
+                    "thread \(job.index) token \(i): check \(String(describing: got)) != \(String(describing: want))")
+            }
         case 1:
             // Nested: verify another token from inside the callback (private scratch buffer).
             let j = (i + 1) % s.tokens.count
@@ -114,21 +129,36 @@ func work(_ job: Job) {
                     }
                 }.failureCode
             }
-            if got != want { s.fail("thread \(job.index) token \(i): nested outer \(String(describing: got)) != \(String(describing: want))") }
+            if got != want {
+                s.fail(
+                    "thread \(job.index) token \(i): nested outer \(String(describing: got)) != \(String(describing: want))"
+                )
+            }
         case 2:
             let text = String(decoding: token, as: UTF8.self)
             let got: JWTErrorCode?
             do { let jwt = try s.verifier.verify(text); _ = jwt.claims; got = nil } catch { got = error.code }
-            if got != want { s.fail("thread \(job.index) token \(i): String verify \(String(describing: got)) != \(String(describing: want))") }
+            if got != want {
+                s.fail(
+                    "thread \(job.index) token \(i): String verify \(String(describing: got)) != \(String(describing: want))"
+                )
+            }
         case 3:
             // The shared cache: a miss inserts, a hit re-checks; either way the same outcome.
             let got = token.withUnsafeBytes { s.cachedVerifier.check($0)?.code }
-            if got != want { s.fail("thread \(job.index) token \(i): cached \(String(describing: got)) != \(String(describing: want))") }
+            if got != want {
+                s.fail(
+                    "thread \(job.index) token \(i): cached \(String(describing: got)) != \(String(describing: want))")
+            }
             if iteration % 12 == 3 {
                 // Rotation under load: a verifier for the new key set, same cache, used at once.
                 let rotated = s.cachedVerifier.replacingKeys(s.rotatedKeys)
                 let r = token.withUnsafeBytes { rotated.check($0)?.code }
-                if r != s.expectedRotated[i] { s.fail("thread \(job.index) token \(i): rotated \(String(describing: r)) != \(String(describing: s.expectedRotated[i]))") }
+                if r != s.expectedRotated[i] {
+                    s.fail(
+                        "thread \(job.index) token \(i): rotated \(String(describing: r)) != \(String(describing: s.expectedRotated[i]))"
+                    )
+                }
                 let back = token.withUnsafeBytes { s.cachedVerifier.check($0)?.code }
                 if back != want { s.fail("thread \(job.index) token \(i): after rotation \(String(describing: back))") }
             }
@@ -149,14 +179,16 @@ func work(_ job: Job) {
         // Now and then: load keys concurrently, and verify on a thread that then exits
         // (its scratch is released by the pthread-key destructor).
         if iteration % 97 == 0 {
-            guard let set = try? JWKSet(json: Array(FuzzFixtures.publicJWKS.utf8)), set.keys.count == s.publicKeyCount else {
+            guard let set = try? JWKSet(json: Array(FuzzFixtures.publicJWKS.utf8)), set.keys.count == s.publicKeyCount
+            else {
                 s.fail("concurrent JWKS load failed"); continue
             }
         }
         if iteration % 61 == 0 {
             let t = spawn(Job(s, job.index + 100)) { job in
                 let s = job.shared
-                for (i, token) in s.tokens.enumerated() where token.withUnsafeBytes({ s.verifier.check($0)?.code }) != s.expected[i] {
+                for (i, token) in s.tokens.enumerated()
+                where token.withUnsafeBytes({ s.verifier.check($0)?.code }) != s.expected[i] {
                     s.fail("short-lived thread token \(i)")
                 }
             }
@@ -179,11 +211,13 @@ final class ThreadStart: @unchecked Sendable {
 func spawn(_ job: Job, _ body: @escaping (Job) -> Void) -> pthread_t {
     var tid = pthread_t()
     let start = Unmanaged.passRetained(ThreadStart(job, body)).toOpaque()
-    let rc = pthread_create(&tid, nil, { raw in
-        let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
-        start.body(start.job)
-        return nil
-    }, start)
+    let rc = pthread_create(
+        &tid, nil,
+        { raw in
+            let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
+            start.body(start.job)
+            return nil
+        }, start)
     precondition(rc == 0, "pthread_create failed: \(rc)")
     return tid
 }
@@ -206,8 +240,9 @@ func spawn(_ job: Job, _ body: @escaping (Job) -> Void) -> pthread_t {
         var end = timespec()
         clock_gettime(CLOCK_MONOTONIC, &end)
         let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
-        print("StressVerify: \(threads) threads x \(iterations) verifications (+ nested, short-lived threads, key loads)"
-              + " in \((seconds * 10).rounded() / 10) s; \(shared.failures) mismatches")
+        print(
+            "StressVerify: \(threads) threads x \(iterations) verifications (+ nested, short-lived threads, key loads)"
+                + " in \((seconds * 10).rounded() / 10) s; \(shared.failures) mismatches")
         exit(shared.failures == 0 ? 0 : 1)
     }
 }

@@ -1,9 +1,10 @@
+import FuzzSupport
+@_spi(Internals) import JWTKernel
+
 // Invariants 2, 3 (what holds for every accepted token) and 4 (a flipped bit fails it).
 #if canImport(Glibc)
 import Glibc
 #endif
-import FuzzSupport
-@_spi(Internals) import JWTKernel
 
 /// 2 and 3: what must hold for every token a policy accepts.
 func acceptedInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer, policy: ClaimsPolicy) {
@@ -25,10 +26,15 @@ func acceptedInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer, pol
     // Header, read independently.
     do {
         let header = try JSONValue.parse(jwt.header)
-        require(header["alg"]?.stringValue == alg.rawValue, "header alg \(String(describing: header["alg"])) but verified as \(alg.rawValue)")
+        require(
+            header["alg"]?.stringValue == alg.rawValue,
+            "header alg \(String(describing: header["alg"])) but verified as \(alg.rawValue)")
         require(header["crit"] == nil, "accepted a header with crit")
-        if case .string(let k)? = header["kid"] { require(jwt.kid == k, "kid accessor \(jwt.kid ?? "nil") vs header \(k)") }
-        else { require(jwt.kid == nil, "kid accessor without a string kid") }
+        if case .string(let k)? = header["kid"] {
+            require(jwt.kid == k, "kid accessor \(jwt.kid ?? "nil") vs header \(k)")
+        } else {
+            require(jwt.kid == nil, "kid accessor without a string kid")
+        }
     } catch {
         invariantFailed("accepted a header that JSONValue refuses: \(error)")
     }
@@ -50,7 +56,9 @@ func acceptedInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer, pol
             guard case .number(let text) = v else { invariantFailed("\(name) accepted but is not a number: \(v)") }
             return Double(text)
         }
-        require(number("exp") == jwt.expiresAt, "exp \(String(describing: jwt.expiresAt)) vs JSON \(String(describing: number("exp")))")
+        require(
+            number("exp") == jwt.expiresAt,
+            "exp \(String(describing: jwt.expiresAt)) vs JSON \(String(describing: number("exp")))")
         require(number("nbf") == jwt.notBefore, "nbf differs from the JSON")
         require(number("iat") == jwt.issuedAt, "iat differs from the JSON")
         require(claims["iss"]?.stringValue == jwt.issuer, "iss differs from the JSON")
@@ -60,7 +68,8 @@ func acceptedInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer, pol
         switch claims["aud"] {
         case nil: require(jwt.audiences.isEmpty, "audiences without aud")
         case .string(let s)?: require(jwt.audiences == [s], "aud \(s) vs \(jwt.audiences)")
-        case .array(let a)?: require(a.map(\.stringValue) == jwt.audiences.map(Optional.some), "aud array vs \(jwt.audiences)")
+        case .array(let a)?:
+            require(a.map(\.stringValue) == jwt.audiences.map(Optional.some), "aud array vs \(jwt.audiences)")
         case let other?: invariantFailed("accepted aud of the wrong type: \(other)")
         }
         for name in ["iss", "sub", "jti", "nonce", "azp"] {
@@ -76,21 +85,24 @@ func acceptedInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer, pol
 /// 4. One flipped bit in the signature or the claims of an accepted token must fail it.
 func mutationInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer) {
     let segments = Array(token).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Array($0) }
-    guard segments.count == 3, var sig = Base64URL.decode(String(decoding: segments[2], as: UTF8.self)), !sig.isEmpty else {
+    guard segments.count == 3, var sig = Base64URL.decode(String(decoding: segments[2], as: UTF8.self)), !sig.isEmpty
+    else {
         invariantFailed("accepted token whose signature segment does not decode")
     }
     // Position from the token's bytes, so runs are deterministic.
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for b in token { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
     sig[Int(h % UInt64(sig.count))] ^= UInt8(1) << (h >> 8 & 7)
-    let forged = segments[0] + [UInt8(ascii: ".")] + segments[1] + [UInt8(ascii: ".")] + Array(Base64URL.encode(sig).utf8)
+    let forged =
+        segments[0] + [UInt8(ascii: ".")] + segments[1] + [UInt8(ascii: ".")] + Array(Base64URL.encode(sig).utf8)
     let r = forged.withUnsafeBytes { verifyResult(defaultVerifier, $0) }
     require(r.failureValue?.code == .badSignature, "signature with a flipped bit: \(describe(r))")
 
     var claims = jwt.claimsJSON
     if !claims.isEmpty {
         claims[Int((h >> 16) % UInt64(claims.count))] ^= UInt8(1) << (h >> 24 & 7)
-        let tampered = segments[0] + [UInt8(ascii: ".")] + Array(Base64URL.encode(claims).utf8) + [UInt8(ascii: ".")] + segments[2]
+        let tampered =
+            segments[0] + [UInt8(ascii: ".")] + Array(Base64URL.encode(claims).utf8) + [UInt8(ascii: ".")] + segments[2]
         let r2 = tampered.withUnsafeBytes { verifyResult(defaultVerifier, $0) }
         require(r2.failureValue?.code == .badSignature, "claims with a flipped bit: \(describe(r2))")
     }

@@ -1,3 +1,6 @@
+import FuzzSupport
+@_spi(Internals) import JWTKernel
+
 // The verify harnesses' invariants on one token. FuzzVerify and FuzzVerifySigned run all of
 // them (deepChecks); the public-key harnesses run the signature subset (signatureChecks).
 //
@@ -19,8 +22,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FuzzSupport
-@_spi(Internals) import JWTKernel
 
 /// FUZZ_VERBOSE=1: print each input's outcome (for replaying a corpus by hand).
 let verbose = getenv("FUZZ_VERBOSE") != nil
@@ -34,7 +35,9 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
     let again = verifyResult(defaultVerifier, token)
     require(sameOutcome(first, again), "re-verification differs: \(describe(first)) then \(describe(again))")
     let checked = defaultVerifier.check(token)
-    require(checked == first.failureValue, "check() says \(checked.map(String.init(describing:)) ?? "ok"), verify says \(describe(first))")
+    require(
+        checked == first.failureValue,
+        "check() says \(checked.map(String.init(describing:)) ?? "ok"), verify says \(describe(first))")
     // Checks that cost several verifications run on a share of the inputs, picked by a hash of
     // the token (deterministic, so a replay repeats them): speed is depth (issue 12 wants
     // >= 5,000 execs/s per core with ASan), and the fuzzer sees every token many times over.
@@ -45,12 +48,16 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
             let inner = verifyResult(defaultVerifier, token)
             // The outer result is still intact after the nested verification used its own buffer.
             let outerCopy = outer.copy()
-            require(inner.successValue.map { $0.isIdentical(to: outerCopy) } ?? false,
-                    "nested verification differs: \(describe(inner))")
+            require(
+                inner.successValue.map { $0.isIdentical(to: outerCopy) } ?? false,
+                "nested verification differs: \(describe(inner))")
             return .success(outerCopy)
         }
-        if let nested { require(sameOutcome(first, nested), "nested outer result differs") }
-        else { require(first.failureValue != nil, "nested verify rejected what verify accepted") }
+        if let nested {
+            require(sameOutcome(first, nested), "nested outer result differs")
+        } else {
+            require(first.failureValue != nil, "nested verify rejected what verify accepted")
+        }
     }
 
     let text = String(validating: token, as: UTF8.self)
@@ -68,7 +75,8 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
             require(claimsStageCodes.contains(e.code), "JWS verifies but the JWT fails before the claims stage: \(e)")
             _ = s
         case (.success(let s), .success(let j)):
-            require(s.algorithm == j.algorithm && s.key === j.key && s.kid == j.kid && s.header == j.header
+            require(
+                s.algorithm == j.algorithm && s.key === j.key && s.kid == j.kid && s.header == j.header
                     && s.payload == j.claimsJSON, "verifyJWS and verify disagree on an accepted token")
         }
     }
@@ -95,7 +103,8 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
     if case .success(let jwt) = strict {
         require(first.successValue != nil, "strict policy accepts what the default refuses: \(describe(first))")
         acceptedInvariants(jwt, token, policy: strictPolicy)
-        require(jwt.issuer == strictIssuer || jwt.issuer == "https://other.example", "strict: iss \(jwt.issuer ?? "nil")")
+        require(
+            jwt.issuer == strictIssuer || jwt.issuer == "https://other.example", "strict: iss \(jwt.issuer ?? "nil")")
         require(jwt.audiences.contains("api") || jwt.audiences.contains("api2"), "strict: aud \(jwt.audiences)")
         require(jwt.nonce == strictNonce, "strict: nonce \(jwt.nonce ?? "nil")")
         require(jwt.subject != nil, "strict: sub required")

@@ -1,11 +1,12 @@
+import FuzzSupport
+@_spi(Internals) import JWTKernel
+
 // The verifiers every verify harness checks a token against: one key set (the fixture JWKS plus
 // the RSA signing key "rsf") at FuzzFixtures.now, a default and a strict policy, and cached
 // twins sharing one small VerifiedTokenCache (small so that entries get evicted).
 #if canImport(Glibc)
 import Glibc
 #endif
-import FuzzSupport
-@_spi(Internals) import JWTKernel
 
 let now = FuzzFixtures.now
 let defaultPolicy = ClaimsPolicy()
@@ -22,20 +23,37 @@ let strictVerifier = JWTVerifier(keys: FuzzKeys.withRSASigner, policy: strictPol
 
 // 6. One shared cache, small enough to evict; each cached verifier has an uncached twin.
 let sharedCache = VerifiedTokenCache(.init(capacity: 64, maxTokenSize: 4096, shards: 2))
-let later = now + 7200   // past the fixture tokens' exp (+3600) and the leeway
+let later = now + 7200  // past the fixture tokens' exp (+3600) and the leeway
 let rotatedKeys = JWKSet(keys: FuzzKeys.withRSASigner.keys.filter { $0.kid != "hs" })
 let cachedPairs: [(name: String, cached: JWTVerifier, plain: JWTVerifier)] = [
-    ("default", JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(now), cache: sharedCache), defaultVerifier),
-    ("later clock", JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(later), cache: sharedCache),
-     JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(later))),
-    ("strict", JWTVerifier(keys: FuzzKeys.withRSASigner, policy: strictPolicy, clock: FixedClock(now), cache: sharedCache), strictVerifier),
-    ("rotated keys", JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(now), cache: sharedCache).replacingKeys(rotatedKeys),
-     JWTVerifier(keys: rotatedKeys, policy: defaultPolicy, clock: FixedClock(now))),
+    (
+        "default",
+        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(now), cache: sharedCache),
+        defaultVerifier
+    ),
+    (
+        "later clock",
+        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(later), cache: sharedCache),
+        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(later))
+    ),
+    (
+        "strict",
+        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: strictPolicy, clock: FixedClock(now), cache: sharedCache),
+        strictVerifier
+    ),
+    (
+        "rotated keys",
+        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: defaultPolicy, clock: FixedClock(now), cache: sharedCache)
+            .replacingKeys(rotatedKeys),
+        JWTVerifier(keys: rotatedKeys, policy: defaultPolicy, clock: FixedClock(now))
+    ),
 ]
 
 /// Errors only the claims stage (after the signature) can produce.
-let claimsStageCodes: Set<JWTErrorCode> = [.expired, .notYetValid, .issuedInFuture, .badIssuer, .badAudience, .missingClaim,
-                                           .badClaimType, .badNonce, .malformed]
+let claimsStageCodes: Set<JWTErrorCode> = [
+    .expired, .notYetValid, .issuedInFuture, .badIssuer, .badAudience, .missingClaim,
+    .badClaimType, .badNonce, .malformed,
+]
 
 func verifyResult(_ v: JWTVerifier, _ token: UnsafeRawBufferPointer) -> Result<VerifiedJWT, JWTError> {
     Result { () throws(JWTError) in try v.verify(token) { $0.copy() } }
