@@ -43,7 +43,7 @@ let package = Package(
         // The C library's implementation: every `@c @implementation` function is checked against jwtk.h.
         .target(
             name: "JWTKernelC",
-            dependencies: ["JWTKernel", "CJWTK", "CJWTKSupport"]
+            dependencies: ["JWTKernel", "JWTKernelRemote", "CJWTK", "CJWTKSupport"]
         ),
         // The only module with an HTTP client: JWKS over libcurl, and the refresher thread.
         .target(

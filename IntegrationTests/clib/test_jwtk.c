@@ -149,7 +149,8 @@ static void test_handles_and_nulls(void) {
     CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, "{}", 2, (jwtk_ctx *)ks), JWTK_E_HANDLE, "load_ex ctx is a keystore");
     CHECK_STATUS(jwtk_keystore_start(NULL), JWTK_E_NULL, "start NULL");
     CHECK_STATUS(jwtk_keystore_start((jwtk_keystore *)ctx), JWTK_E_HANDLE, "start ctx");
-    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_E_UNAVAILABLE, "start is not available in this build");
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_OK, "start with no remote source: nothing to do");
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_OK, "start is idempotent");
     CHECK_STATUS(jwtk_verify(NULL, ctx, "a", 1, 0, NULL), JWTK_E_NULL, "verify v NULL");
     CHECK_STATUS(jwtk_verify(v, NULL, "a", 1, 0, NULL), JWTK_E_NULL, "verify ctx NULL");
     CHECK_STATUS(jwtk_verify((jwtk_verifier *)ks, ctx, "a", 1, 0, NULL), JWTK_E_HANDLE, "verify v is a keystore");
@@ -187,7 +188,7 @@ static void test_handles_and_nulls(void) {
     jwtk_ctx_free(NULL);
     jwtk_ctx_free((jwtk_ctx *)ks);
     jwtk_keystore_free((jwtk_keystore *)v);
-    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_E_UNAVAILABLE, "keystore survives a wrong-kind free");
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_OK, "keystore survives a wrong-kind free");
     /* The verifier keeps its keystore alive after the keystore handle is freed. */
     jwtk_keystore_free(ks);
     CHECK_STATUS(jwtk_verify(v, ctx, "a.b.c", 5, 0, NULL), JWTK_MALFORMED, "verifier outlives its keystore handle");
@@ -278,7 +279,19 @@ static void test_config(void) {
         {"{\"cache\":\"yes\"}", JWTK_E_CONFIG, "cache"},
         {"{\"provider\":\"myspace\"}", JWTK_E_CONFIG, "myspace"},
         {"{\"provider\":\"firebase\"}", JWTK_E_CONFIG, "project_id"},
-        {"{\"jwks_url\":\"https://x\"}", JWTK_E_UNAVAILABLE, "jwks_url"},
+        {"{\"jwks_url\":\"https://x.example/jwks\"}", JWTK_E_CONFIG, "issuers"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"http://x.example/jwks\"}", JWTK_E_CONFIG, "loopback"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"ftp://127.0.0.1/jwks\"}", JWTK_E_CONFIG, "https"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":7}", JWTK_E_CONFIG, "jwks_url"},
+        {"{\"cooldown\":5}", JWTK_E_CONFIG, "jwks_url"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"cooldown\":-1}", JWTK_E_CONFIG, "cooldown"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"refresh_min\":600,\"refresh_max\":60}",
+         JWTK_E_CONFIG, "refresh_max"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"max_staleness\":0}", JWTK_E_CONFIG,
+         "max_staleness"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"cooldown\":5,\"max_staleness\":60,"
+         "\"refresh_min\":60,\"refresh_max\":600}", JWTK_OK, ""},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/other\"}", JWTK_E_CONFIG, "another key source"},
         {"{\"leeway\":60,\"leeway\":0}", JWTK_E_CONFIG, "duplicate"},
         {"{\"nonce\":\"\xff\"}", JWTK_E_CONFIG, "JSON"},
         {"{\"provider\":\"apple\",\"audiences\":[\"com.example\"]}", JWTK_OK, ""},

@@ -15,7 +15,7 @@ struct BatchRun {
         let routes = verifier.routes(reusing: nil)
         let limit = verifier.settings.maxTokenSize
         // Tokens per core verifier, in first-seen order.
-        var groups: [ObjectIdentifier: (core: JWTVerifier, members: [Int])] = [:]
+        var groups: [ObjectIdentifier: (core: JWTVerifier, members: [Int], keys: IssuerKeys)] = [:]
         var order: [ObjectIdentifier] = []
         var scratch = [UInt8](repeating: 0, count: 0)
         for i in 0..<n {
@@ -35,15 +35,18 @@ struct BatchRun {
             case .noKeys(let status):
                 let error = CallClock.with(now) { routes.noKeys.check(bytes) }
                 statuses[i] = error.map { $0.code == .unknownKid ? status : $0.code.number } ?? status
-            case .verify(let core):
+            case .verify(let entry):
+                let core = entry.verifier.unsafelyUnwrapped  // Safety: a .verify route holds a verifier
+                KeyHooks.lookedUp(entry.keys)
                 let id = ObjectIdentifier(core)
-                if groups[id] == nil { groups[id] = (core, []); order.append(id) }
+                if groups[id] == nil { groups[id] = (core, [], entry.keys); order.append(id) }
                 groups[id]!.members.append(i)
             }
         }
         for id in order {
             let group = groups[id]!
             verify(group.core, group.members, tokens, lengths, statuses)
+            if group.members.contains(where: { statuses[$0] == JWTK_UNKNOWN_KID }) { KeyHooks.unknownKid(group.keys) }
         }
         for i in 0..<n { verifier.count(statuses[i]) }
     }

@@ -8,6 +8,11 @@ struct IssuerName: Hashable, Sendable {
         self.hash = Self.hash(bytes)
     }
 
+    init(_ name: String) {
+        self.bytes = Array(name.utf8)
+        self.hash = bytes.withUnsafeBytes { Self.hash($0) }
+    }
+
     /// FNV-1a: issuer names are short, and this keeps the library's hot path free of another dependency.
     @inline(__always)
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

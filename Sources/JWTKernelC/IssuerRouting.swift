@@ -11,7 +11,8 @@ import Glibc
 /// (into caller scratch, no allocation); with only any-issuer keys this step is skipped.
 enum IssuerRouting {
     enum Route {
-        case verify(JWTVerifier)
+        /// Verify with this issuer entry's verifier (`entry.verifier` is not nil).
+        case verify(Routes.Entry)
         /// No keys for this token: run `Routes.noKeys` and report `status` where it finds no key.
         case noKeys(Int32)
     }
@@ -21,7 +22,11 @@ enum IssuerRouting {
         guard routes.needsRouting else { return unrouted(routes) }
         switch issuer(of: token, scratch: scratch) {
         case .found(let iss):
-            if let v = routes.verifier(forIssuer: iss) { return .verify(v) }
+            if let entry = routes.entry(forIssuer: iss) {
+                // An issuer with its own entry never falls back to the any-issuer keys (pull mode before the
+                // first fetch, or keys withdrawn after max_staleness): keys_unavailable.
+                return entry.verifier == nil ? .noKeys(JWTK_KEYS_UNAVAILABLE) : .verify(entry)
+            }
             if let any = routes.anyIssuer { return .verify(any) }
             return .noKeys(routes.accepts(issuer: iss) ? JWTK_KEYS_UNAVAILABLE : JWTK_UNKNOWN_ISSUER)
         case .absent:

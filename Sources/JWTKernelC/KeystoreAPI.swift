@@ -3,7 +3,7 @@ import CJWTK
 @c @implementation
 public func jwtk_keystore_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     guard let out else { return JWTK_E_NULL }
-    out.pointee = Handle.make(KeyRegistry(), .keystore)
+    out.pointee = Handle.make(Keystore(), .keystore)
     return JWTK_OK
 }
 
@@ -30,12 +30,12 @@ public func jwtk_keystore_load_jwks_ex(
 
 @c @implementation
 public func jwtk_keystore_start(_ ks: OpaquePointer?) -> Int32 {
-    guard Handle.object(ks, .keystore, as: KeyRegistry.self) != nil else { return handleStatus(ks) }
-    // Pull mode needs the remote key module (issue 8); this build has none and says so.
-    return JWTK_E_UNAVAILABLE
+    guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
+    keystore.start()
+    return JWTK_OK
 }
 
-/// Checks every argument, then parses and publishes (see KeyRegistry.load).
+/// Checks every argument, then parses and publishes (see Keystore.load).
 private func loadKeys(
     _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
     _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?
@@ -46,11 +46,11 @@ private func loadKeys(
     case .failure(let e): return e.status
     }
     context?.clearMessage()
-    guard let registry = Handle.object(ks, .keystore, as: KeyRegistry.self) else { return handleStatus(ks) }
-    var name: IssuerName?
+    guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
+    var name: String?
     if issuer != nil || issuerLength != 0 {
         switch InputBytes.text(issuer, issuerLength, limit: InputLimits.issuer) {
-        case .success(let bytes): name = IssuerName(bytes)
+        case .success(let bytes): name = String(decoding: bytes, as: UTF8.self)  // checked UTF-8
         case .failure(let e):
             context?.setMessage("issuer: \(StatusTable.text(e.status))")
             return e.status
@@ -63,7 +63,7 @@ private func loadKeys(
         context?.setMessage("jwks: \(StatusTable.text(e.status))")
         return e.status
     }
-    let outcome = registry.load(issuer: name, document: document)
+    let outcome = keystore.load(issuer: name, document: document)
     context?.setMessage(outcome.message)
     return outcome.status
 }

@@ -19,6 +19,10 @@ final class PThreadMutex: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Plain lock and unlock, for the fork handlers, which hold the lock across fork().
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
     @inline(__always)
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)

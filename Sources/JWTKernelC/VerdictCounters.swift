@@ -1,4 +1,5 @@
 import CJWTK
+@_spi(Internals) import JWTKernel
 
 /// A verifier's verdict counters (jwtk_stats: allowed, denied, denied per status), striped so that
 /// threads verifying with different contexts add to different cache lines instead of contending
@@ -6,9 +7,11 @@ import CJWTK
 /// snapshot sums the stripes (each counter is exact; the sum is taken without stopping writers).
 final class VerdictCounters: Sendable {
     static let stripes = 16
-    /// Words per stripe: allowed, denied, denied by status 0..<slots, padded to whole cache lines.
+    /// Words per stripe: allowed, denied, denied by status 0..<slots, cache hits, cache misses, padded to
+    /// whole cache lines.
     private static let slots = Int(JWTK_STATS_STATUS_SLOTS)
-    private static let rowWords = (2 + slots + 7) / 8 * 8
+    private static let hitWord = 2 + slots
+    private static let rowWords = (2 + slots + 2 + 7) / 8 * 8
     private let words = AtomicWords(count: stripes * rowWords)
 
     @inline(__always)
@@ -22,6 +25,18 @@ final class VerdictCounters: Sendable {
         }
     }
 
+    @inline(__always)
+    func count(_ outcome: CacheOutcome, stripe: Int) {
+        let row = (stripe & (Self.stripes - 1)) * Self.rowWords
+        switch outcome {
+        case .notUsed: break
+        case .hit: words.add(row + Self.hitWord)
+        case .miss: words.add(row + Self.hitWord + 1)
+        }
+    }
+
+    var cacheHits: UInt64 { sum(Self.hitWord) }
+    var cacheMisses: UInt64 { sum(Self.hitWord + 1) }
     var allowed: UInt64 { sum(0) }
     var denied: UInt64 { sum(1) }
     func denied(_ status: Int) -> UInt64 { sum(2 + status) }

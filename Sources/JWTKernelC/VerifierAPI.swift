@@ -33,7 +33,7 @@ private func newVerifier(
     context?.clearMessage()
     guard let out else { return JWTK_E_NULL }
     out.pointee = nil
-    guard let registry = Handle.object(ks, .keystore, as: KeyRegistry.self) else { return handleStatus(ks) }
+    guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
     let bytes: UnsafeRawBufferPointer
     switch InputBytes.required(config, configLength, limit: InputLimits.config) {
     case .success(let b): bytes = b
@@ -43,7 +43,8 @@ private func newVerifier(
     }
     do {
         let settings = try VerifierConfig.parse(bytes)
-        out.pointee = Handle.make(VerifierState(settings: settings, registry: registry), .verifier)
+        if let remote = settings.remote { try keystore.addRemote(remote) }
+        out.pointee = Handle.make(VerifierState(settings: settings, keystore: keystore), .verifier)
         return JWTK_OK
     } catch {
         context?.setMessage(error.message ?? "\(StatusTable.text(error.status))")

@@ -1,5 +1,6 @@
 import CJWTK
 import JWTKernel
+import JWTKernelRemote
 
 /// Parses a verifier's JSON configuration (jwtk.h lists the keys) with the CLI's vocabulary.
 /// Every key is checked: an unknown key, a wrong type or an out-of-range value is an error whose
@@ -17,13 +18,17 @@ enum VerifierConfig {
         if let provider = document["provider"] {
             settings.policy = try preset(provider, document)
         }
+        var pull = PullOptions()
         for member in members {
-            try apply(member.name, member.value, to: &settings)
+            try apply(member.name, member.value, to: &settings, pull: &pull)
         }
+        settings.remote = try remote(pull, settings.policy, document)
         return settings
     }
 
-    private static func apply(_ key: String, _ value: JSONValue, to s: inout VerifierSettings) throws(StatusError) {
+    private static func apply(
+        _ key: String, _ value: JSONValue, to s: inout VerifierSettings, pull: inout PullOptions
+    ) throws(StatusError) {
         switch key {
         case "issuers": s.policy.issuers = try strings(key, value)
         case "audiences": s.policy.audiences = try strings(key, value)
@@ -44,12 +49,61 @@ enum VerifierConfig {
         case "cache": s.cache = try cache(value)
         case "batch_threads": s.batchThreads = Int(try integer(key, value, 1...1024))
         case "provider", "project_id", "tenant_id": break  // read by `preset`
-        case "jwks_url", "cooldown", "max_staleness":
-            throw StatusError(
-                JWTK_E_UNAVAILABLE,
-                "\(key): remote key sets are not available in this build; push keys with jwtk_keystore_load_jwks")
+        case "jwks_url": pull.url = try string(key, value)
+        case "pull": pull.pull = try bool(key, value)
+        case "cooldown": pull.cooldown = try integer(key, value, 0...86_400)
+        case "max_staleness": pull.maxStaleness = try integer(key, value, 1...(366 * 86_400))
+        case "refresh_min": pull.refreshMin = try integer(key, value, 1...(366 * 86_400))
+        case "refresh_max": pull.refreshMax = try integer(key, value, 1...(366 * 86_400))
         default:
             throw StatusError(JWTK_E_CONFIG, "unknown config key \"\(key)\"")
+        }
+    }
+
+    /// Pull mode: "jwks_url", or "provider" with "pull": true (the preset's key URL). The schedule keys
+    /// without either are an error, as is a URL without known issuers.
+    private static func remote(
+        _ pull: PullOptions, _ policy: ClaimsPolicy, _ document: JSONValue
+    ) throws(StatusError) -> RemoteKeys? {
+        if pull.isEmpty || pull.pull == false && pull.url == nil {
+            if pull.cooldown != nil || pull.maxStaleness != nil || pull.refreshMin != nil || pull.refreshMax != nil {
+                throw StatusError(JWTK_E_CONFIG, "cooldown, max_staleness, refresh_min, refresh_max: need jwks_url")
+            }
+            return nil
+        }
+        var url = pull.url
+        if url == nil, let provider = document["provider"] { url = keyURL(provider, document) }
+        guard let url else {
+            throw StatusError(JWTK_E_CONFIG, "pull: needs jwks_url, or a provider whose key URL is known")
+        }
+        guard let first = policy.issuers.first else {
+            throw StatusError(JWTK_E_CONFIG, "jwks_url: needs the token issuer(s): give issuers or a provider")
+        }
+        var refresh = RefreshPolicy()
+        if let c = pull.cooldown { refresh.unknownKidCooldown = Double(c) }
+        if let m = pull.maxStaleness { refresh.maxStaleness = Double(m) }
+        if let lo = pull.refreshMin { refresh.minMaxAge = Double(lo) }
+        if let hi = pull.refreshMax { refresh.maxMaxAge = Double(hi) }
+        guard refresh.minMaxAge <= refresh.maxMaxAge else {
+            throw StatusError(JWTK_E_CONFIG, "refresh_min: must not exceed refresh_max")
+        }
+        // Without max-age the document lives 10 min, clamped into the configured range.
+        refresh.defaultMaxAge = min(max(refresh.defaultMaxAge, refresh.minMaxAge), refresh.maxMaxAge)
+        return RemoteKeys(url: url, keyIssuer: first, issuers: policy.issuers, localKeys: nil, policy: refresh)
+    }
+
+    /// The key URL of the provider preset named by "provider" (names as in `preset(_:_:)`, checked there).
+    private static func keyURL(_ value: JSONValue, _ document: JSONValue) -> String? {
+        switch value.stringValue {
+        case "apple": return ProviderPreset.apple(audience: []).keyURL
+        case "google": return ProviderPreset.google(clientIDs: []).keyURL
+        case "facebook": return ProviderPreset.facebook(appIDs: []).keyURL
+        case "line": return (try? ProviderPreset.line(channelID: "-"))?.keyURL
+        case "firebase": return ProviderPreset.firebase(projectID: "-").keyURL
+        case "microsoft":
+            let tenant = document["tenant_id"]?.stringValue ?? "common"
+            return ProviderPreset.microsoft(tenantID: tenant, clientIDs: []).keyURL
+        default: return nil
         }
     }
 

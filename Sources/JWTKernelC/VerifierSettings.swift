@@ -6,4 +6,6 @@ struct VerifierSettings {
     var maxTokenSize = JWTVerifier.defaultMaxTokenSize
     var cache: VerifiedTokenCache.Configuration?
     var batchThreads = JWTVerifier.coreCount
+    /// Pull mode: the remote key source for the verifier's issuers.
+    var remote: RemoteKeys?
 }

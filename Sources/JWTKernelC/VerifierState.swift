@@ -7,32 +7,34 @@ import JWTKernel
 // or atomic (`counters`).
 final class VerifierState: @unchecked Sendable {
     let serial: UInt64
-    let registry: KeyRegistry
+    let keystore: Keystore
     let settings: VerifierSettings
     let cache: VerifiedTokenCache?
     let counters = VerdictCounters()
     private let mutex = PThreadMutex()
     private var latest: Routes
 
-    init(settings: VerifierSettings, registry: KeyRegistry) {
+    init(settings: VerifierSettings, keystore: Keystore) {
         self.serial = Self.serials.withLock { () -> UInt64 in
             Self.nextSerial += 1; return Self.nextSerial
         }
-        self.registry = registry
+        self.keystore = keystore
         self.settings = settings
         self.cache = settings.cache.map { VerifiedTokenCache($0) }
-        self.latest = Routes(owner: serial, snapshot: registry.snapshot(), settings: settings, cache: cache)
+        self.latest = Routes(owner: serial, store: keystore.store, settings: settings, cache: cache)
     }
 
-    /// The routes for the keystore's current keys: `cached` itself when still current (one acquire
-    /// load), otherwise rebuilt once under `mutex` and shared by every caller.
+    /// The routes for the keystore's current keys: `cached` itself when still current (the fork check's
+    /// relaxed load and the store generation's acquire load), otherwise rebuilt once under `mutex` and
+    /// shared by every caller.
     @inline(__always)
     func routes(reusing cached: Routes?) -> Routes {
-        let generation = registry.generation
+        keystore.checkFork()
+        let generation = keystore.store.generation
         if let cached, cached.owner == serial, cached.generation == generation { return cached }
         return mutex.withLock {
             if latest.generation != generation {
-                latest = Routes(owner: serial, snapshot: registry.snapshot(), settings: settings, cache: cache)
+                latest = Routes(owner: serial, store: keystore.store, settings: settings, cache: cache)
             }
             return latest
         }

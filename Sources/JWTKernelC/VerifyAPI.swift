@@ -1,5 +1,5 @@
 import CJWTK
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 @c @implementation
 public func jwtk_verify(
@@ -49,15 +49,21 @@ private func verifyToken(
         switch route {
         case .noKeys(let status):
             return statusForMissingKeys(routes.noKeys.check(bytes), status, context)
-        case .verify(let core):
+        case .verify(let entry):
+            // Safety: a .verify route always holds a verifier (IssuerRouting).
+            let core = entry.verifier.unsafelyUnwrapped
+            KeyHooks.lookedUp(entry.keys)
+            var outcome = CacheOutcome.notUsed
+            defer { verifier.counters.count(outcome, stripe: context.counterStripe) }
             do throws(JWTError) {
-                try core.verify(bytes) { verified in
+                try core.verify(bytes, cacheOutcome: &outcome) { verified in
                     ClaimsExport.capture(verified, into: context)
                     if let out { ClaimsExport.fill(out, verified, context, token: bytes) }
                 }
                 context.clearMessage()
                 return JWTK_OK
             } catch {
+                if error.code == .unknownKid { KeyHooks.unknownKid(entry.keys) }
                 context.setMessage(error.detail)
                 return error.code.number
             }

@@ -11,6 +11,8 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     let source: any KeySource
     /// Keys configured locally, published with every fetched set (and alone before the first).
     let localKeys: JWKSet?
+    /// This issuer's schedule (cooldown, freshness clamp, staleness, backoff).
+    let policy: RefreshPolicy
     private let signal: RefresherSignal
 
     /// Set by a verifying thread, cleared by the refresher after the fetch it caused.
@@ -28,8 +30,12 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     var isStale = false
     var stats: KeySourceStats
 
-    init(issuer: String, source: any KeySource, localKeys: JWKSet?, signal: RefresherSignal, now: Double) {
+    init(
+        issuer: String, source: any KeySource, localKeys: JWKSet?, policy: RefreshPolicy, signal: RefresherSignal,
+        now: Double
+    ) {
         self.issuer = issuer
+        self.policy = policy
         self.source = source
         self.localKeys = localKeys
         self.signal = signal

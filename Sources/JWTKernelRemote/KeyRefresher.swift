@@ -26,6 +26,8 @@ public final class KeyRefresher: @unchecked Sendable {
     public let clock: any RefreshClock
     private let wallClock: any JWTClock
     private let signal = RefresherSignal()
+    /// Held around every parse and store write made outside `signal`'s lock (see `holdForFork`).
+    private let gate = RefresherSignal()
     // Guarded by `signal`'s lock.
     private var states: [IssuerRefreshState] = []
     private var thread: pthread_t?
@@ -46,10 +48,12 @@ public final class KeyRefresher: @unchecked Sendable {
     /// Registers `issuer` in the store (its tokens are `keys_unavailable` until
     /// the first fetch succeeds) and schedules its first fetch now. `localKeys`
     /// (a locally configured secret) are published at once and merged into
-    /// every fetched set.
-    public func add(issuer: String, source: any KeySource, localKeys: JWKSet? = nil) {
+    /// every fetched set. `policy`: this issuer's own schedule (default: the refresher's);
+    /// its `maxIdleWait` is ignored (the thread's is the refresher's).
+    public func add(issuer: String, source: any KeySource, localKeys: JWKSet? = nil, policy: RefreshPolicy? = nil) {
         let state = IssuerRefreshState(
-            issuer: issuer, source: source, localKeys: localKeys, signal: signal, now: clock.now())
+            issuer: issuer, source: source, localKeys: localKeys, policy: policy ?? self.policy, signal: signal,
+            now: clock.now())
         signal.withLock {
             states.removeAll { $0.issuer == issuer }
             states.append(state)
@@ -96,6 +100,22 @@ public final class KeyRefresher: @unchecked Sendable {
 
     public var isRunning: Bool { signal.withLock { thread != nil } }
 
+    /// For a host that may fork while the thread runs (JWTKernelC's pthread_atfork handlers):
+    /// waits until the thread is outside every key parse and store write, and keeps it out until
+    /// `releaseAfterFork()`, so a child never inherits a lock that thread held. (A transfer in
+    /// progress is not waited for; the child never touches its curl handle.) Call both from the
+    /// same thread; in a child, `releaseAfterFork()` only unlocks, and the refresher must then be
+    /// abandoned: its thread does not exist there.
+    public func holdForFork() {
+        gate.lock()
+        signal.lock()
+    }
+
+    public func releaseAfterFork() {
+        signal.unlock()
+        gate.unlock()
+    }
+
     /// Wakes the thread to re-read the clock (tests that move an injected clock).
     public func wake() { signal.signal() }
 
@@ -120,7 +140,7 @@ public final class KeyRefresher: @unchecked Sendable {
                 if stopping { return true }
                 let now = clock.now()
                 let next = states.map {
-                    $0.deadline(cooldown: policy.unknownKidCooldown, maxStaleness: policy.maxStaleness)
+                    $0.deadline(cooldown: $0.policy.unknownKidCooldown, maxStaleness: $0.policy.maxStaleness)
                 }.min()
                 let wait = min(max(0, (next ?? .infinity) - now), policy.maxIdleWait)
                 if wait > 0 { signal.waitLocked(seconds: wait) }
@@ -164,7 +184,7 @@ public final class KeyRefresher: @unchecked Sendable {
         signal.withLock {
             let now = clock.now()
             for s in states { expire(s, now: now) }
-            guard let s = states.first(where: { $0.isDue(now: now, cooldown: policy.unknownKidCooldown) }) else {
+            guard let s = states.first(where: { $0.isDue(now: now, cooldown: $0.policy.unknownKidCooldown) }) else {
                 return nil
             }
             s.inFlight = true
@@ -176,11 +196,11 @@ public final class KeyRefresher: @unchecked Sendable {
     /// Under the lock: stale past freshness, withdrawn past max staleness.
     private func expire(_ s: IssuerRefreshState, now: Double) {
         guard !s.inFlight, s.hasKeys, let lastSuccess = s.lastSuccessAt else { return }
-        if now >= lastSuccess + policy.maxStaleness {
+        if now >= lastSuccess + s.policy.maxStaleness {
             s.hasKeys = false
             s.isStale = false
             s.etag = nil
-            s.stats.lastError = "keys withdrawn: no successful refresh for \(Int(policy.maxStaleness)) s"
+            s.stats.lastError = "keys withdrawn: no successful refresh for \(Int(s.policy.maxStaleness)) s"
             if let local = s.localKeys {
                 store.publish(local, forIssuer: s.issuer)
             } else {
@@ -205,8 +225,12 @@ public final class KeyRefresher: @unchecked Sendable {
             return (s.etag, now)
         }
         let result: Result<(KeyFetch, JWKSet?), KeySourceError>
+        // The transfer runs outside `gate` (a fork never waits for the network); parse and publish inside it.
+        let transfer = Result { () throws(KeySourceError) in try s.source.fetch(ifNoneMatch: etag) }
+        gate.lock()
+        defer { gate.unlock() }
         do throws(KeySourceError) {
-            let fetched = try s.source.fetch(ifNoneMatch: etag)
+            let fetched = try transfer.get()
             if case .document(let bytes, _) = fetched {
                 result = .success((fetched, try KeyStore.parse(bytes)))
             } else if etag == nil {
@@ -239,13 +263,13 @@ public final class KeyRefresher: @unchecked Sendable {
                 } else {
                     s.stats.notModified += 1
                 }
-                let lifetime = policy.lifetime(fetched.freshness.maxAge)
+                let lifetime = s.policy.lifetime(fetched.freshness.maxAge)
                 s.etag = fetched.freshness.etag ?? (keys == nil ? s.etag : nil)
                 s.hasKeys = true
                 s.isStale = false
                 s.lastSuccessAt = now
                 s.freshUntil = now + lifetime
-                s.nextAttemptAt = now + lifetime * min(max(policy.refreshAheadFraction, 0.05), 1)
+                s.nextAttemptAt = now + lifetime * min(max(s.policy.refreshAheadFraction, 0.05), 1)
                 s.stats.consecutiveFailures = 0
                 s.stats.lastError = nil
                 s.stats.lastSuccessAt = now
@@ -254,7 +278,7 @@ public final class KeyRefresher: @unchecked Sendable {
                 s.stats.failures[error.reason.rawValue, default: 0] += 1
                 s.stats.consecutiveFailures += 1
                 s.stats.lastError = error.description
-                s.nextAttemptAt = now + policy.backoff(afterFailures: s.stats.consecutiveFailures)
+                s.nextAttemptAt = now + s.policy.backoff(afterFailures: s.stats.consecutiveFailures)
             }
             s.inFlight = false
             s.unknownKidPending.store(false, ordering: .releasing)

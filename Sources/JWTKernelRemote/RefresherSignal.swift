@@ -38,6 +38,10 @@ final class RefresherSignal: @unchecked Sendable {
         return try body()
     }
 
+    /// Plain lock and unlock, for a holder that spans calls (fork handlers, the publish gate).
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
     /// Wakes the sleeping thread (or makes its next wait return at once).
     func signal() {
         withLock {

@@ -286,22 +286,32 @@ typedef struct jwtk_stats {
     uint64_t allowed;                 /* verifications that returned JWTK_OK */
     uint64_t denied;                  /* verifications that returned a token error */
     uint64_t denied_by_status[JWTK_STATS_STATUS_SLOTS]; /* index: token status 1..31 */
-    uint64_t cache_hits;              /* 0 in this build: the core does not count cache hits yet */
-    uint64_t cache_misses;            /* 0 in this build */
-    uint64_t jwks_loads;              /* jwtk_keystore_load_jwks calls that published keys */
-    uint64_t jwks_load_failures;      /* jwtk_keystore_load_jwks calls that kept the old keys */
-    uint64_t jwks_fetches;            /* pull mode: 0 in this build */
-    uint64_t jwks_fetch_failures;     /* pull mode: 0 in this build */
-    uint64_t unknown_kid_refreshes;   /* pull mode: 0 in this build */
-    uint64_t unknown_kid_suppressed;  /* pull mode: 0 in this build */
-    uint64_t stale_served;            /* pull mode: 0 in this build */
+    uint64_t cache_hits;              /* verified-token cache: verifications answered from it */
+    uint64_t cache_misses;            /* verified-token cache: looked up, not found (verified in full) */
+    uint64_t jwks_loads;              /* push: jwtk_keystore_load_jwks calls that published keys */
+    uint64_t jwks_load_failures;      /* push: jwtk_keystore_load_jwks calls that kept the old keys */
+    uint64_t jwks_fetches;            /* pull: fetch attempts, whatever their outcome */
+    uint64_t jwks_fetch_failures;     /* pull: fetches that kept the old keys (error, timeout, bad document) */
+    uint64_t unknown_kid_refreshes;   /* pull: fetches made because a token named an unknown kid */
+    uint64_t unknown_kid_suppressed;  /* pull: unknown-kid requests folded into one pending (cooldown) */
+    uint64_t stale_served;            /* pull: tokens checked with keys past their freshness (fetches failing) */
     uint64_t keys_loaded;             /* keys in the store now, all issuers */
-    uint64_t keys_rejected;           /* keys refused by the loads that published */
-    int64_t  last_success_unix;       /* last load that published keys; 0: never */
-    int64_t  last_attempt_unix;       /* last load attempt; 0: never */
+    uint64_t keys_rejected;           /* keys refused: by the push loads that published, plus the last
+                                         fetched document of each remote source */
+    int64_t  last_success_unix;       /* last load or fetch that published (or 304-renewed) keys; 0: never */
+    int64_t  last_attempt_unix;       /* last load or fetch attempt; 0: never */
+    /* Appended after 0.1.0: a caller whose struct_size stops before a field does not get it. */
+    uint64_t jwks_not_modified;       /* pull: "304 Not Modified" answers */
+    uint64_t remote_sources;          /* pull: issuers with a remote key source in the keystore */
+    uint64_t remote_sources_without_keys; /* pull: of those, how many have no keys now (before the first
+                                         successful fetch, or withdrawn after max_staleness) */
 } jwtk_stats;
 
-/* Fills `out` with the verifier's counters and those of its keystore. */
+/* Fills `out` with the verifier's counters (allowed, denied, cache) and those of its keystore (push
+ * loads and pull fetches of every issuer in it). struct_size: at least the 0.1.0 size (384 bytes, the
+ * fields up to last_attempt_unix); fields past struct_size are not written. Thread-safe; in a forked
+ * child whose keystore was started before the fork, this call restarts the refresher (see
+ * jwtk_keystore_start). */
 int  jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
 internal import CXXHash
+import Synchronization
 
 /// The keys of many issuers, indexed by issuer (XXH3 of its name picks one of
 /// a fixed power-of-two number of stripes) and then by `kid` (each key set's
@@ -17,6 +18,8 @@ public final class KeyStore: Sendable {
     /// One per stripe: serializes publications that rebuild that stripe.
     private let writers: [Locked<Void>]
     private let stripeMask: Int
+    /// Bumped (release) after every publication, of any issuer.
+    private let publications = Atomic<UInt64>(0)
 
     /// `stripes` is rounded up to a power of two.
     public init(stripes: Int = KeyStore.defaultStripeCount) {
@@ -28,6 +31,12 @@ public final class KeyStore: Sendable {
     }
 
     public var stripeCount: Int { stripes.count }
+
+    /// Changes after every publication of any issuer (acquire: what was published before it is
+    /// visible). A reader that caches what it built from the store (the C library's per-verifier
+    /// routes) checks this one word per call and rebuilds only when it moved.
+    @inline(__always)
+    public var generation: UInt64 { publications.load(ordering: .acquiring) }
 
     @inline(__always)
     private func stripeIndex(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & stripeMask }
@@ -80,6 +89,7 @@ public final class KeyStore: Sendable {
         let i = stripeIndex(id.hash)
         writers[i].withLock { _ in
             stripes[i].store(stripes[i].load().removing(id))
+            publications.wrappingAdd(1, ordering: .releasing)
         }
     }
 
@@ -91,6 +101,7 @@ public final class KeyStore: Sendable {
             let old = stripe.entry(id)
             guard let next = body(old), next !== old else { return }
             stripes[i].store(stripe.replacing(next))
+            publications.wrappingAdd(1, ordering: .releasing)
         }
     }
 

@@ -1,0 +1,201 @@
+import CJWTK
+import JWTKernel
+import JWTKernelRemote
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The object behind `jwtk_keystore`: the core's lock-striped `KeyStore`, into which both push loads
+/// (jwtk_keystore_load_jwks) and pull mode (a `KeyRefresher`, JWTKernelRemote) publish, so both share
+/// one store, one set of semantics (a failed load or fetch keeps the keys held) and one set of counters.
+///
+/// Locks: `mutex` guards the push counters, the remote sources and the refresher (none of it on the
+/// verify path). The store's own locks and the refresher's are theirs (docs/ARCHITECTURE.md). Verifiers
+/// read only `store.generation` and `startedEpoch` per call (atomic loads).
+// Safety: @unchecked because every `var` is read and written only under `mutex`; `startedEpoch` is atomic.
+final class Keystore: @unchecked Sendable {
+    /// The store entry of keys loaded with a NULL issuer (the any-issuer keys). An issuer that a token
+    /// could spell only with a \u0000 escape; such a token would fall back to these keys anyway.
+    static let anyIssuer = "\u{0}jwtk:any-issuer"
+
+    let store = KeyStore()
+    let mutex = PThreadMutex()
+    /// Word 0: the fork epoch (ForkWatch) in which the refresher was started; 0: not started.
+    private let startedEpoch = AtomicWords(count: 1)
+
+    // Guarded by `mutex`.
+    private var push = PushCounters()
+    private var remotes: [String: RemoteSource] = [:]
+    private(set) var refresher: KeyRefresher?
+
+    struct PushCounters {
+        var loads: UInt64 = 0, failures: UInt64 = 0, rejected: UInt64 = 0
+        var lastSuccess: Int64 = 0, lastAttempt: Int64 = 0
+    }
+
+    /// One issuer's remote key source as configured by a verifier.
+    struct RemoteSource {
+        let settings: RemoteKeys
+        let source: HTTPKeySource
+    }
+
+    init() {}
+
+    deinit {
+        ForkWatch.untrack(self)
+        // Only a refresher started in this process has a thread here to stop (a parent's is abandoned).
+        if let refresher, startedEpoch.load(0) == ForkWatch.current { refresher.stop() }
+    }
+
+    // MARK: Push mode
+
+    /// What a load did, for the caller's status and message.
+    struct LoadOutcome {
+        let status: Int32
+        let message: String
+    }
+
+    /// Parses `document` (with no lock held) and, if it holds at least one usable key, publishes it as
+    /// `issuer`'s keys (nil: the any-issuer keys). Otherwise the keys held stay.
+    func load(issuer: String?, document: UnsafeRawBufferPointer) -> LoadOutcome {
+        let now = Self.wallClock()
+        let keys: JWKSet
+        do {
+            keys = try JWKSet(json: document)
+        } catch {
+            mutex.withLock {
+                push.failures += 1; push.lastAttempt = now
+            }
+            return LoadOutcome(
+                status: error.code.number, message: "key set refused, old keys kept: \(error.description)")
+        }
+        guard !keys.keys.isEmpty else {
+            mutex.withLock {
+                push.failures += 1; push.lastAttempt = now
+            }
+            let status = keys.rejected.first?.code.number ?? KeyErrorCode.notAKeySet.number
+            let why = keys.rejected.isEmpty ? "the key set holds no keys" : Self.describe(keys.rejected)
+            return LoadOutcome(status: status, message: "no usable key, old keys kept: \(why)")
+        }
+        store.publish(keys, forIssuer: issuer ?? Self.anyIssuer)
+        mutex.withLock {
+            push.loads += 1
+            push.rejected += UInt64(keys.rejected.count)
+            push.lastSuccess = now
+            push.lastAttempt = now
+        }
+        return LoadOutcome(status: 0, message: keys.rejected.isEmpty ? "" : "refused: " + Self.describe(keys.rejected))
+    }
+
+    // MARK: Pull mode
+
+    /// Registers a verifier's remote source (no thread, no I/O): its issuer's tokens are
+    /// keys_unavailable until the first fetch. The same source again is a no-op; another source for an
+    /// issuer that has one is JWTK_E_CONFIG.
+    func addRemote(_ settings: RemoteKeys) throws(StatusError) {
+        let source: HTTPKeySource
+        do { source = try HTTPKeySource(url: settings.url) } catch {
+            throw StatusError(JWTK_E_CONFIG, "jwks_url: \(error.message)")
+        }
+        checkFork()
+        let conflict: Bool = mutex.withLock {
+            if let existing = remotes[settings.keyIssuer] { return !existing.settings.sameSource(settings) }
+            let remote = RemoteSource(settings: settings, source: source)
+            remotes[settings.keyIssuer] = remote
+            let r = refresher ?? KeyRefresher(store: store)
+            refresher = r
+            add(remote, to: r)
+            // Added after jwtk_keystore_start: fetched at once by the running thread.
+            if startedEpoch.load(0) != 0 { r.start() }
+            return false
+        }
+        if conflict {
+            throw StatusError(
+                JWTK_E_CONFIG,
+                "jwks_url: issuer \(settings.keyIssuer) already has another key source or schedule in this keystore")
+        }
+    }
+
+    private func add(_ remote: RemoteSource, to refresher: KeyRefresher) {
+        refresher.add(
+            issuer: remote.settings.keyIssuer, source: remote.source, localKeys: remote.settings.localKeys,
+            policy: remote.settings.policy)
+    }
+
+    /// jwtk_keystore_start: the refresher thread, once per process (idempotent).
+    func start() {
+        ForkWatch.install()
+        checkFork()
+        mutex.withLock {
+            guard startedEpoch.load(0) == 0 else { return }
+            refresher?.start()
+            startedEpoch.storeRelease(0, ForkWatch.current)
+        }
+        ForkWatch.track(self)
+    }
+
+    /// Hot path: two loads. A keystore started in another process (before a fork) restarts its refresher here.
+    @inline(__always)
+    func checkFork() {
+        let started = startedEpoch.load(0)
+        if started != 0, started != ForkWatch.current { restartAfterFork() }
+    }
+
+    /// In a forked child: the parent's refresher has no thread here and its locks may have been copied
+    /// held, so it is abandoned untouched (leaked: its deinit would join a thread that does not exist);
+    /// a new one re-registers every source (first fetches at once) and starts its own thread.
+    @inline(never)
+    private func restartAfterFork() {
+        mutex.withLock {
+            let started = startedEpoch.load(0)
+            guard started != 0, started != ForkWatch.current else { return }
+            if let old = refresher { _ = Unmanaged.passRetained(old) }
+            refresher = nil
+            if !remotes.isEmpty {
+                let fresh = KeyRefresher(store: store)
+                for remote in remotes.values { add(remote, to: fresh) }
+                fresh.start()
+                refresher = fresh
+            }
+            startedEpoch.storeRelease(0, ForkWatch.current)
+        }
+    }
+
+    /// Fork handlers (ForkWatch): hold every lock this keystore and its refresher thread take, around fork().
+    func holdForFork() {
+        mutex.lock()
+        if startedEpoch.load(0) == ForkWatch.current { refresher?.holdForFork() }
+    }
+
+    func releaseAfterFork(epochBefore: UInt64) {
+        if startedEpoch.load(0) == epochBefore { refresher?.releaseAfterFork() }
+        mutex.unlock()
+    }
+
+    // MARK: Counters
+
+    struct Counters {
+        var push = PushCounters()
+        var remote: [KeySourceStats] = []
+        var keysLoaded: UInt64 = 0
+    }
+
+    func counters() -> Counters {
+        checkFork()
+        var c = mutex.withLock { Counters(push: push, remote: refresher?.allStats ?? []) }
+        for issuer in store.issuers { c.keysLoaded += UInt64(store.keys(forIssuer: issuer)?.keys.count ?? 0) }
+        return c
+    }
+
+    /// Reasons name the key by kid and the problem, never the key material (KeyError's promise).
+    private static func describe(_ errors: [KeyError]) -> String {
+        errors.map { "\($0.code.name): \($0.description)" }.joined(separator: "; ")
+    }
+
+    static func wallClock() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec)
+    }
+}

@@ -1,0 +1,37 @@
+import JWTKernel
+import JWTKernelRemote
+
+/// A verifier's pull-mode configuration once resolved: where its issuer's keys come from and on what
+/// schedule. Registered in the keystore by jwtk_verifier_new (no thread, no I/O there).
+struct RemoteKeys {
+    /// The JWKS (or {kid: PEM} map) URL: "jwks_url", or the provider preset's key URL.
+    var url: String
+    /// The store entry the fetched keys are published under (the first issuer).
+    var keyIssuer: String
+    /// Every issuer spelling whose tokens use those keys (keyIssuer first).
+    var issuers: [String]
+    /// Keys configured with the preset and merged into every fetched set (none in the C config yet).
+    var localKeys: JWKSet?
+    var policy: RefreshPolicy
+
+    /// Whether `other` names the same source with the same schedule (two verifiers sharing a keystore).
+    func sameSource(_ other: RemoteKeys) -> Bool {
+        url == other.url && policy.unknownKidCooldown == other.policy.unknownKidCooldown
+            && policy.maxStaleness == other.policy.maxStaleness && policy.minMaxAge == other.policy.minMaxAge
+            && policy.maxMaxAge == other.policy.maxMaxAge
+    }
+}
+
+/// The pull-mode keys of a config as read, before they are resolved against issuers and provider.
+struct PullOptions {
+    var url: String?
+    var pull: Bool?
+    var cooldown: Int64?
+    var maxStaleness: Int64?
+    var refreshMin: Int64?
+    var refreshMax: Int64?
+
+    var isEmpty: Bool {
+        url == nil && pull == nil && cooldown == nil && maxStaleness == nil && refreshMin == nil && refreshMax == nil
+    }
+}
