@@ -51,7 +51,9 @@ class StatsStruct(ctypes.Structure):
                     "cache_hits", "cache_misses", "jwks_loads", "jwks_load_failures", "jwks_fetches",
                     "jwks_fetch_failures", "unknown_kid_refreshes", "unknown_kid_suppressed", "stale_served",
                     "keys_loaded", "keys_rejected")] + [
-                ("last_success_unix", ctypes.c_int64), ("last_attempt_unix", ctypes.c_int64)]
+                ("last_success_unix", ctypes.c_int64), ("last_attempt_unix", ctypes.c_int64)] + [
+                (name, ctypes.c_uint64) for name in (
+                    "jwks_not_modified", "remote_sources", "remote_sources_without_keys")]
 
 
 def _load():

@@ -15,20 +15,34 @@
  *   Everything else (status helpers, version) is thread-safe and reads only static data.
  *
  * PROCESS MODEL AND FORK
- *   Loading the library and every *_new function start no thread, timer or socket and install no
- *   atfork handler, so a process may create keystores, load keys and build verifiers before fork():
- *   the children inherit them (immutable key sets, copy-on-write) and may use them at once.
+ *   Loading the library and every *_new function start no thread, timer or socket, do no I/O and
+ *   install no atfork handler, so a process may create keystores, load keys and build verifiers (pull
+ *   mode included: "jwks_url" only registers the source) before fork(): the children inherit them
+ *   (immutable key sets, copy-on-write) and may use them at once.
  *   Threads start only in jwtk_verify_batch (a worker pool, on first use, unless the verifier was
- *   built with "batch_threads": 1) and, in builds with remote keys, in jwtk_keystore_start.
- *   Do not call those two before fork() in a process that forks (nginx: call them from
- *   init_worker_by_lua, never from init_by_lua).
+ *   built with "batch_threads": 1) and in jwtk_keystore_start (one refresher thread per keystore,
+ *   named "jwtk-refresh"). Call jwtk_keystore_start after fork(), in each process that verifies
+ *   (nginx: init_worker_by_lua, never init_by_lua).
+ *   Fork-safe: a keystore started before fork() still works in the child: the first jwtk_verify,
+ *   jwtk_verify_batch, jwtk_stats_get, jwtk_keystore_start or pull-mode jwtk_verifier_new there sees that
+ *   its refresher thread belongs to another process and starts a new one (fetching every remote
+ *   issuer at once), never touching the parent thread's state. The first jwtk_keystore_start installs
+ *   pthread_atfork handlers for this: they count forks and, around fork(), hold the locks of every
+ *   started keystore and keep its refresher thread out of key parsing and publication, so the child
+ *   inherits none of them held. A fetch in progress (its socket) is not waited for and is never
+ *   touched by the child. jwtk_verify_batch's worker pool is not fork-safe: do not use it before fork().
  *   As with any library that takes locks, fork() while another thread is inside a jwtk call leaves the
  *   child's jwtk objects unusable: fork from a single thread, or between calls.
  *   The library never calls OPENSSL_cleanup() and never changes OpenSSL's global configuration.
  *   The library cannot be unloaded: it is linked with -z nodelete, so dlclose() leaves it in place.
+ *   Pull mode fetches with libcurl (the system's libcurl4, built on the same OpenSSL): libjwtk.so.0
+ *   needs libcurl.so.4; curl_global_init runs once, on the first fetch, on the refresher thread.
  *
  * POINTER LIFETIMES
- *   Inputs are read only during the call; the library keeps no pointer to caller memory.
+ *   Inputs are read only during the call; the library keeps no pointer to caller memory (config
+ *   strings such as "jwks_url" are copied). Handles: a verifier keeps its keystore alive, so
+ *   jwtk_keystore_free may come first; the keystore (and its refresher thread) goes with its last
+ *   user.
  *   Outputs into a jwtk_ctx (jwtk_claims fields, jwtk_claim values, jwtk_ctx_errmsg) stay valid until
  *   the next call that takes the same ctx, or until jwtk_ctx_free. jwtk_claims.payload points into the
  *   caller's token and so is valid only while that buffer lives as well.
@@ -151,13 +165,19 @@ void jwtk_ctx_free(jwtk_ctx *ctx);
 const char *jwtk_ctx_errmsg(const jwtk_ctx *ctx);
 
 /* ---------------------------------------------------------------------------------------------
- * Key store: trusted keys per issuer, loaded in push mode (the host does its own I/O and hands the
- * bytes over). Thread-safe: loads may run while other threads verify; a verification sees either the
- * old or the new keys of an issuer, never a mix, and never waits for a load (the new key set is
- * built first, then published by swapping one pointer).
+ * Key store: trusted keys per issuer (the core's lock-striped KeyStore), in push mode (the host does
+ * its own I/O and hands the bytes over: jwtk_keystore_load_jwks) and in pull mode (a verifier config
+ * with "jwks_url" registers a remote source; jwtk_keystore_start's thread fetches it). Both publish
+ * into the same store, with the same rule: a failed load or fetch keeps the keys held.
+ * Thread-safe: loads and fetches may run while other threads verify; a verification sees either the
+ * old or the new keys of an issuer, never a mix, and never waits for a load or a fetch (the new key
+ * set is built first, then published by swapping one pointer; verifiers notice through one atomic
+ * generation number and take no lock on the verify path).
  */
 int  jwtk_keystore_new(jwtk_keystore **out);
-/* NULL is a no-op. A keystore still referenced by verifiers lives until the last of them is freed. */
+/* NULL is a no-op. A keystore still referenced by verifiers lives until the last of them is freed;
+ * then its refresher thread (if started in this process) is stopped and joined, which waits for a
+ * fetch in progress (at most its 10 s timeout). */
 void jwtk_keystore_free(jwtk_keystore *ks);
 
 /* Replaces the keys of `issuer` (exact iss, 1-4096 bytes of UTF-8; NULL, 0: keys for tokens of any issuer) with the
@@ -174,8 +194,15 @@ int  jwtk_keystore_load_jwks(jwtk_keystore *ks, const char *issuer, size_t issue
  * JWTK_OK which keys were refused and why (by kid, never key material). */
 int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
                                 const char *jwks, size_t jwks_len, jwtk_ctx *ctx);
-/* Pull mode (remote JWKS refreshed by a library thread) is NOT AVAILABLE in this build: this always
- * returns JWTK_E_UNAVAILABLE (after checking ks) and starts nothing. Use jwtk_keystore_load_jwks. */
+/* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
+ * registered a remote source yet: sources registered later are fetched at once). The thread fetches
+ * every remote issuer now, then refreshes ahead of expiry (Cache-Control max-age clamped to
+ * refresh_min..refresh_max, 10 min without one; ETag/If-None-Match), on an unknown kid (at most once per
+ * "cooldown"; the token fails at once with JWTK_UNKNOWN_KID, tokens with known kids never wait), and
+ * after failures with backoff; failing fetches keep the last good keys (stale) up to "max_staleness",
+ * then that issuer's tokens are JWTK_KEYS_UNAVAILABLE. Until an issuer's first successful fetch its
+ * tokens are JWTK_KEYS_UNAVAILABLE (HTTP 503). Call after fork() (see PROCESS MODEL AND FORK); a
+ * later call in a forked child restarts the refresher there. Thread-safe. */
 int  jwtk_keystore_start(jwtk_keystore *ks);
 
 /* ---------------------------------------------------------------------------------------------
@@ -200,9 +227,19 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "cache": true | false | {"capacity": 16384, "max_token_size": 4096, "shards": 16}
  *                                     verified-token cache (default false)
  *   "batch_threads": 2                jwtk_verify_batch width (default: online CPUs; 1: no threads)
- *   "jwks_url", "cooldown", "max_staleness": pull mode, JWTK_E_UNAVAILABLE in this build.
- * Creating a verifier starts no thread. `ks` is required (load keys before or after: verification
- * uses the keystore's keys at the time of each call). */
+ * Pull mode (see jwtk_keystore_start); registers a remote source in `ks` for the verifier's issuers:
+ *   "jwks_url": "https://..."         a JWKS or Google/Firebase {kid: PEM} map; http:// only to
+ *                                     127.0.0.0/8, ::1 or localhost. Needs "issuers" (or a provider):
+ *                                     keys are published under the first, every listed issuer uses them
+ *   "pull": true                      with "provider" and no "jwks_url": the preset's key URL
+ *   "cooldown": 30                    seconds between unknown-kid refetches (0 .. 86400)
+ *   "max_staleness": 86400            seconds failing fetches keep serving the last good keys
+ *   "refresh_min": 60, "refresh_max": 86400   clamp of the response's max-age, seconds
+ *   A second verifier may name the same issuer with the same URL and schedule (shared); another URL or
+ *   schedule for it in the same keystore is JWTK_E_CONFIG. An issuer with a remote source never falls
+ *   back to the any-issuer keys.
+ * Creating a verifier starts no thread and does no I/O. `ks` is required (load keys before or after:
+ * verification uses the keystore's keys at the time of each call). */
 int  jwtk_verifier_new(const char *config_json, size_t config_len, jwtk_keystore *ks, jwtk_verifier **out);
 /* The same; `ctx` (may be NULL) receives the reason for JWTK_E_CONFIG, naming the key. */
 int  jwtk_verifier_new_ex(const char *config_json, size_t config_len, jwtk_keystore *ks,
