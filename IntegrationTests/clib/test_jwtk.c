@@ -413,6 +413,38 @@ static void test_verify_and_claims(void) {
     jwtk_ctx_free(ctx);
 }
 
+/* jwtk_claims.payload is exactly the text between the token's dots, whatever the base64url remainders of the
+ * header and claims lengths (the library derives the span from the decoded lengths). */
+static void test_payload_segment(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    jwtk_ctx *ctx = NULL;
+    const char *headers[] = {"{\"alg\":\"HS256\",\"kid\":\"h1\"}", "{\"alg\":\"HS256\",\"kid\":\"h1\" }",
+                             "{\"alg\":\"HS256\",\"kid\":\"h1\"  }"};
+    const char *claims[] = {"{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600}",
+                            "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600 }",
+                            "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600  }"};
+    int h, c;
+    jwtk_ctx_new(&ctx);
+    for (h = 0; h < 3; h++)
+        for (c = 0; c < 3; c++) {
+            minted t = mint_token("HS256", headers[h], claims[c]);
+            jwtk_claims out;
+            const char *dot1 = memchr(t.ptr, '.', t.len);
+            const char *dot2 = dot1 ? memchr(dot1 + 1, '.', t.len - (size_t)(dot1 + 1 - t.ptr)) : NULL;
+            memset(&out, 0, sizeof out);
+            out.struct_size = sizeof out;
+            CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, &out), JWTK_OK, "token for the payload check");
+            CHECK(dot2 && out.payload.ptr == dot1 + 1 && out.payload.len == (size_t)(dot2 - dot1 - 1),
+                  "payload segment, header length %% 3 = %d, claims length %% 3 = %d", (int)(strlen(headers[h]) % 3),
+                  (int)(strlen(claims[c]) % 3));
+            mint_free(t);
+        }
+    jwtk_ctx_free(ctx);
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+}
+
 static void test_token_statuses(void) {
     jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
     jwtk_keystore *rs = keystore_with(NULL, mint_rsa_jwks());
@@ -675,6 +707,7 @@ int main(int argc, char **argv) {
     test_keystore_loads();
     test_config();
     test_verify_and_claims();
+    test_payload_segment();
     test_token_statuses();
     test_issuers_and_rotation();
     test_batch_and_stats();

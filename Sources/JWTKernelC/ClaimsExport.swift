@@ -47,7 +47,7 @@ enum ClaimsExport {
         if let v = r.exp { c.exp = seconds(v); c.flags |= JWTK_CLAIMS_HAS_EXP }
         if let v = r.nbf { c.nbf = seconds(v); c.flags |= JWTK_CLAIMS_HAS_NBF }
         if let v = r.iat { c.iat = seconds(v); c.flags |= JWTK_CLAIMS_HAS_IAT }
-        c.payload = payloadSegment(token)
+        c.payload = payloadSegment(token, headerCount: layout.headerCount, claimsCount: layout.claimsCount)
         let claims = ctx.document(at: layout.claimsOffset, count: layout.claimsCount)
         c.claims_json = jwtk_str(ptr: claims.baseAddress?.assumingMemoryBound(to: CChar.self), len: claims.count)
         out.pointee = c
@@ -68,7 +68,23 @@ enum ClaimsExport {
         return Int64(value.rounded(.down))
     }
 
-    /// The base64url payload segment, in the caller's token.
+    /// The base64url payload segment, in the caller's token, without scanning it: the core accepts only
+    /// canonical unpadded base64url, so each segment's length follows from its decoded length. Both dots
+    /// are checked where they must be, and anything else falls back to the scan (never a wrong span).
+    static func payloadSegment(_ token: UnsafeRawBufferPointer, headerCount: Int, claimsCount: Int) -> jwtk_str {
+        let start = encodedCount(headerCount) + 1
+        let end = start + encodedCount(claimsCount)
+        guard let base = token.baseAddress, end < token.count, token[start - 1] == 0x2E, token[end] == 0x2E else {
+            return payloadSegment(token)
+        }
+        return jwtk_str(ptr: (base + start).assumingMemoryBound(to: CChar.self), len: end - start)
+    }
+
+    /// Unpadded base64url length of `n` bytes: 4 characters per 3 bytes, 2 or 3 for a remainder of 1 or 2.
+    @inline(__always)
+    static func encodedCount(_ n: Int) -> Int { n / 3 * 4 + (n % 3 == 0 ? 0 : n % 3 + 1) }
+
+    /// The base64url payload segment, in the caller's token, found by scanning for its dots.
     static func payloadSegment(_ token: UnsafeRawBufferPointer) -> jwtk_str {
         // Safety: memchr searches only inside `token`; the result points into the caller's token, which
         // jwtk.h says stays valid only while the caller keeps that buffer.
