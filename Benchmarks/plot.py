@@ -15,6 +15,7 @@ data = json.loads(src.read_text())
 algs = ["HS256", "RS256", "PS256", "ES256", "EdDSA"]
 series = [  # (impl, mode); a series with no results at all is dropped
     ("openssl-floor", "single"), ("openssl-raw", "single"), ("jwt-kernel", "single"), ("jwt-kernel", "cached"),
+    ("jwtk-c", "single"),
     ("jwt-kit", "single"), ("libjwt", "single"),
     ("openssl-raw", "batch"), ("jwt-kernel", "batch"),
 ]

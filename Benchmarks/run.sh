@@ -14,12 +14,15 @@ for a in "$@"; do
     prev="$a"
 done
 
-"$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libjwt-dev pkg-config
+"$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev libjwt-dev pkg-config
 if [ $smoke = 0 ] && ! python3 -c 'import matplotlib' 2>/dev/null; then
     # pip for a pyenv/venv Python; Debian's package where the system Python refuses pip (PEP 668).
     python3 -m pip install -q matplotlib 2>/dev/null || "$root/scripts/apt-deps.sh" python3-matplotlib
 fi
 
+# The jwtk-c cells load the shipped C library, installed as `make install` does (own scratch, .build-clib).
+"$root/scripts/clib/install.sh" "$root/.build-clib/bench" >/dev/null
+export JWTK_LIB="$root/.build-clib/bench/lib/libjwtk.so.0"
 swift build -c release --package-path "$here" --product jwtk-compare
 "$(swift build -c release --package-path "$here" --show-bin-path)/jwtk-compare" "$@"
 if [ $smoke = 0 ]; then

@@ -78,6 +78,7 @@ if !countAllocs { print("note: malloc interposition inactive; allocs_per_op will
 
 let jwtKitKeys = try JWTKitPeer.keys(fixtures)
 let kernel = try KernelPeer(fixtures)
+let cLibrary = CLibrary(fixtures, kernel: kernel, root: benchmarksDir.deletingLastPathComponent())
 var cells: [Cell] = []
 for alg in algorithms {
     cells.append(
@@ -98,6 +99,7 @@ for alg in algorithms {
             try kernel.batch($0, alg: alg, threads: cores)
         })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "cached", threads: 1) { try kernel.cached($0, alg: alg) })
+    cells += cLibrary.cells(alg)
     // One verifier shared by every thread (no batch API): scaling, and contention beyond the core count.
     if alg == "HS256" || alg == "RS256" {
         for threads in [2, 4, 8] {
@@ -216,10 +218,14 @@ if countAllocs {
                     + "verification of its own (zero promised)")
         }
     }
+    allocationFailures += cLibrary.allocationGuard(cells, opensslApart: apart, prepare: prepare)
 } else {
     allocationFailures.append(
         "allocations cannot be counted (malloc interposition inactive), so the zero-allocation promise is unchecked")
 }
+
+let pairedRounds = options.smoke ? 6 : 20
+CLibrary.printRatios(cLibrary.pairedRatios(cells, seconds: options.seconds, pairs: pairedRounds), pairs: pairedRounds)
 
 // The size sweep and the stage breakdown.
 var sweep: [SizeSweep.Point] = []
