@@ -1,0 +1,712 @@
+"""The nginx integration test (issue 11): libjwtk inside a real nginx through LuaJIT FFI, with the module
+and config of examples/nginx/, against a loopback JWKS server; then a load comparison with HAProxy 2.6's
+jwt_verify. Run by run.sh, which installs the packages, builds the library and makes the venv:
+
+    driver.py --lib LIB --header HEADER --examples DIR --work DIR --load SECONDS
+
+Ends with the line other tools read:
+nginx-integration: checks=N failed=F wrong_answers=W worker_crashes=C rps_nocheck=A rps_jwtk_rs256=B
+rps_haproxy_rs256=H rps_jwtk_cached=K
+"""
+
+import argparse
+import ctypes
+import http.client
+import http.server
+import json
+import math
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+ISSUER = "https://issuer.test"
+NEVER = "https://never-loaded.test"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+passed = failed = skipped = 0
+wrong_answers = 0
+
+
+def check(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok    {name}")
+    else:
+        failed += 1
+        print(f"FAIL  {name}  {detail}")
+    sys.stdout.flush()
+    return ok
+
+
+def skip(name, why):
+    global skipped
+    skipped += 1
+    print(f"skip  {name}  ({why})")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# The JWKS server: the test's stand-in for an identity provider, with its own request log. ----------------
+
+class JWKS:
+    def __init__(self, body):
+        self.body, self.mode, self.log, self.lock = body, "ok", [], threading.Lock()
+        self.port = free_port()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"
+
+            def do_GET(self):
+                with outer.lock:
+                    outer.log.append((time.time(), self.path, self.headers.get("User-Agent", "")))
+                    mode, body = outer.mode, outer.body
+                if mode == "hang":
+                    time.sleep(5)
+                if mode != "ok":
+                    self.send_response(500)
+                    self.end_headers()
+                    return
+                data = body.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *a):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def hits(self, since, agent=None):
+        with self.lock:
+            return [e for e in self.log if e[0] >= since and (agent is None or agent in e[2])]
+
+
+# HTTP helpers --------------------------------------------------------------------------------------------
+
+class Client:
+    """A keep-alive connection; reconnects when the server closed it (nginx does after error statuses)."""
+
+    def __init__(self, port):
+        self.port, self.conn = port, None
+
+    def get(self, path, token=None, headers=None, timeout=10):
+        h = dict(headers or {})
+        if token is not None:
+            h["Authorization"] = "Bearer " + token
+        for attempt in (0, 1):
+            try:
+                if self.conn is None:
+                    self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+                self.conn.request("GET", path, headers=h)
+                r = self.conn.getresponse()
+                body = r.read()
+                if r.getheader("Connection", "").lower() == "close":
+                    self.conn.close()
+                    self.conn = None
+                return r.status, dict((k.lower(), v) for k, v in r.getheaders()), body.decode("latin-1")
+            except (ConnectionError, http.client.HTTPException, OSError):
+                if self.conn:
+                    self.conn.close()
+                self.conn = None
+                if attempt:
+                    raise
+
+
+def echoed(body):
+    """The echo upstream's response: the request headers it received, lower-cased names."""
+    out = {}
+    for line in body.splitlines():
+        if ": " in line:
+            k, v = line.split(": ", 1)
+            out.setdefault(k.lower(), []).append(v)
+    return out
+
+
+def wait_for(pred, timeout, step=0.1):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            if pred():
+                return True
+        except Exception:
+            pass
+        time.sleep(step)
+    return False
+
+
+# nginx ---------------------------------------------------------------------------------------------------
+
+def verifier_config(cache=False, pull_url=None):
+    c = {"issuers": [ISSUER, NEVER], "audiences": ["api"],
+         "algorithms": ["RS256", "PS256", "ES256", "ES384", "ES512", "EdDSA", "HS256"], "leeway": 30,
+         "require_exp": True, "reject_iat_in_future": True, "required_claims": ["sub"], "max_token_size": 4096}
+    if cache:
+        c["cache"] = True
+    if pull_url:
+        c.update({"jwks_url": pull_url, "cooldown": 2, "max_staleness": 3600, "refresh_min": 1, "refresh_max": 2})
+    return json.dumps(c)
+
+
+def lua_str(s):
+    return "[==[" + s + "]==]"
+
+
+def nginx_conf(a, w, port, echo_port, variant, jwks_port):
+    """variant: "jwtk" (push mode), "pull" (jwtk's refresher), "bare" (the lua module without libjwtk)."""
+    jwtk = variant != "bare"
+    lines = [
+        "worker_processes 1;", "master_process on;", "daemon off;", f"pid {w}/nginx.pid;",
+        f"error_log {w}/error.log notice;",
+        "load_module /usr/lib/nginx/modules/ndk_http_module.so;",
+        "load_module /usr/lib/nginx/modules/ngx_http_lua_module.so;",
+        "events { worker_connections 1024; }",
+        "http {", "  access_log off;",
+        f"  client_body_temp_path {w}/tmp/body; proxy_temp_path {w}/tmp/proxy; fastcgi_temp_path {w}/tmp/fcgi;",
+        f"  uwsgi_temp_path {w}/tmp/uwsgi; scgi_temp_path {w}/tmp/scgi;",
+        f'  lua_package_path "{a.examples}/?.lua;;";',
+        "  upstream echo { server 127.0.0.1:%d; keepalive 16; }" % echo_port,
+    ]
+    if jwtk:
+        url = f"http://127.0.0.1:{jwks_port}/jwks"
+        if variant == "pull":
+            keys = f'{{ {{ file = "{w}/never.json", issuer = "{NEVER}", interval = 1 }} }}'
+            verifiers = (f'{{ default = {lua_str(verifier_config(pull_url=url))}, '
+                         f'cached = {lua_str(verifier_config(cache=True, pull_url=url))} }}')
+            pull = "true"
+        else:
+            keys = (f'{{ {{ url = "{url}", issuer = "{ISSUER}", interval = 1, cooldown = 2, timeout = 1 }},'
+                    f' {{ file = "{w}/never.json", issuer = "{NEVER}", interval = 1 }} }}')
+            verifiers = (f'{{ default = {lua_str(verifier_config())}, '
+                         f'cached = {lua_str(verifier_config(cache=True))} }}')
+            pull = "false"
+        lines += [
+            f'  init_by_lua_block {{ require("jwtk").load("{a.lib}") }}',
+            f'  init_worker_by_lua_block {{ require("jwtk").init_worker{{ keys = {keys}, verifiers = {verifiers},'
+            f' pull = {pull} }} }}',
+        ]
+    access = (lambda opts: f'    access_by_lua_block {{ require("jwtk").access{{ {opts} }} }}') if jwtk else \
+        (lambda opts: "")
+    proxy = "    proxy_pass http://echo; proxy_http_version 1.1; proxy_set_header Connection \"\";"
+    lines += [
+        "  server {", f"    listen 127.0.0.1:{port};",
+        "    location /api/ {", access('verifier = "default", realm = "api"'), proxy, "    }",
+        "    location /payload/ {", access('realm = "api", forward_payload = true, forward_authorization = true'),
+        proxy, "    }",
+        "    location = /load/nocheck { content_by_lua_block { ngx.say(\"ok\") } }",
+        "    location = /load/jwtk {", access('realm = "api"'), "      content_by_lua_block { ngx.say(\"ok\") } }",
+        "    location = /load/cached {", access('verifier = "cached", realm = "api"'),
+        "      content_by_lua_block { ngx.say(\"ok\") } }",
+    ]
+    if jwtk:
+        lines.append('    location = /jwtk/stats { content_by_lua_block { require("jwtk").stats() } }')
+    lines += [
+        "  }",
+        "  server {", f"    listen 127.0.0.1:{echo_port};",
+        "    location / { content_by_lua_block {",
+        "      local h, names = ngx.req.get_headers(0, true), {}",
+        "      for k in pairs(h) do names[#names + 1] = k end",
+        "      table.sort(names)",
+        "      for _, k in ipairs(names) do",
+        "        local v = h[k]",
+        "        if type(v) == 'table' then for _, x in ipairs(v) do ngx.say(k, ': ', x) end",
+        "        else ngx.say(k, ': ', v) end",
+        "      end } }",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+class Nginx:
+    def __init__(self, a, w, variant, jwks_port, env=None):
+        self.w = w
+        os.makedirs(f"{w}/tmp", exist_ok=True)
+        self.port, self.echo_port = free_port(), free_port()
+        with open(f"{w}/nginx.conf", "w") as f:
+            f.write(nginx_conf(a, w, self.port, self.echo_port, variant, jwks_port))
+        e = dict(os.environ)
+        e.update(env or {})
+        self.proc = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/error.log"],
+                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"), env=e)
+        self.client = Client(self.port)
+        ok = wait_for(lambda: self.client.get("/load/nocheck")[0] == 200, 10)
+        if not ok:
+            raise RuntimeError(f"nginx did not start: {open(w + '/error.log').read()[-2000:]}")
+
+    def workers(self):
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
+        return sorted(int(p) for p in out.stdout.split())
+
+    def stats(self):
+        return json.loads(self.client.get("/jwtk/stats")[2])
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)
+            try:
+                return self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                return None
+        return self.proc.returncode
+
+    def log(self):
+        with open(f"{self.w}/error.log", errors="replace") as f:
+            return f.read()
+
+
+def threads(pid):
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def sigcgt(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("SigCgt:"):
+                return int(line.split()[1], 16)
+
+
+def signal_names(mask):
+    return sorted(signal.Signals(i + 1).name if (i + 1) in signal.valid_signals() and
+                  (i + 1) < signal.SIGRTMIN else f"SIG{i + 1}" for i in range(64) if mask >> i & 1)
+
+
+# The checks ----------------------------------------------------------------------------------------------
+
+def cdef_matches_header(a):
+    """Every declaration of the module's ffi.cdef is the header's, token for token (structs: a prefix of the
+    header's members, since jwtk appends fields only)."""
+    def decls(text, defines):
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+        text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+        text = text.replace('extern "C" {', "")
+        text = re.sub(r"\bJWTK_[A-Z0-9_]+\b", lambda m: defines.get(m.group(0), m.group(0)), text)
+        out, cur, depth = [], "", 0
+        for ch in text:
+            cur += ch
+            depth += ch == "{"
+            depth -= ch == "}"
+            if ch == ";" and depth == 0:
+                out.append(re.sub(r"\s*([(),;*{}\[\]])\s*", r"\1", re.sub(r"\s+", " ", cur)).strip())
+                cur = ""
+        return out
+
+    header = open(a.header).read()
+    defines = dict(re.findall(r"#define\s+(JWTK_\w+)\s+\(?(-?\d+)\)?", header))
+    hd = decls(header.replace("\n}\n", "\n"), defines)
+    module = open(os.path.join(a.examples, "jwtk.lua")).read()
+    md = decls(re.search(r"_M\.cdef = \[\[(.*?)\]\]", module, re.S).group(1), defines)
+    missing = []
+    for d in md:
+        if d in hd:
+            continue
+        m = re.match(r"typedef struct (\w+)\{(.*)\}\w+;$", d)
+        twin = [h for h in hd if m and h.startswith(f"typedef struct {m.group(1)}{{")]
+        if twin and re.match(r"typedef struct \w+\{(.*)\}\w+;$", twin[0]).group(1).startswith(m.group(2)):
+            continue
+        missing.append(d)
+    funcs = set(re.findall(r"\b(jwtk_\w+)\(", " ".join(hd))) - set(re.findall(r"\b(jwtk_\w+)\(", " ".join(md)))
+    if funcs:
+        print(f"      header functions the module does not declare: {sorted(funcs)}")
+    return check(not missing and len(md) > 20, f"cdef: the module's {len(md)} declarations are the header's",
+                 f"not in jwtk.h: {missing}")
+
+
+def pull_available(lib):
+    l = ctypes.CDLL(lib)
+    ks = ctypes.c_void_p()
+    assert l.jwtk_keystore_new(ctypes.byref(ks)) == 0
+    st = l.jwtk_keystore_start(ks)
+    l.jwtk_keystore_free(ks)
+    return st != -8, st
+
+
+def run_matrix(ngx, corpus):
+    c = Client(ngx.port)
+    s, h, body = c.get("/api/x")
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "no Authorization: 401, challenge without error=",
+          f"{s} {h.get('www-authenticate')}")
+    s, h, body = c.get("/api/x", headers={"Authorization": "Basic dXNlcjpwYXNz"})
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "Basic credentials: 401 as missing")
+    s, h, body = c.get("/api/x", headers={"Authorization": "Bearer "})
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "empty Bearer: 401 as missing")
+    for case in corpus:
+        s, h, body = c.get("/api/x", token=case["token"], headers={"X-Jwt-Sub": "spoofed", "x-JWT-role": "admin"})
+        www = h.get("www-authenticate")
+        ok = s == case["status"] and www == case["www"]
+        detail = f"got {s} {www!r}, want {case['status']} {case['www']!r}"
+        if case["status"] == 200:
+            e = echoed(body)
+            ok = ok and e.get("x-jwt-sub") == [case["sub"]] and e.get("x-jwt-iss") == [ISSUER] and \
+                "authorization" not in e and "x-jwt-role" not in e
+            detail += f" upstream saw {e}"
+        else:
+            seg = case["token"].split(".")
+            leaked = [p for p in seg if len(p) > 8 and p in body]
+            ok = ok and not leaked and "x-jwt-sub" not in body.lower()
+        check(ok, f"matrix: {case['name']} -> {case['status']}", detail)
+
+
+def run_hygiene(ngx, extra):
+    c = Client(ngx.port)
+    s, h, body = c.get("/payload/x", token=extra["rs1"], headers={"X-JWT-Sub": "x", "X-Jwt-Payload": "forged"})
+    e = echoed(body)
+    check(s == 200 and e.get("x-jwt-payload") == [extra["payload_segment"]] and e.get("x-jwt-sub") == ["user-1"],
+          "forward_payload: the upstream gets the token's payload segment, client X-Jwt-* replaced", str(e))
+    check(e.get("authorization") == ["Bearer " + extra["rs1"]], "forward_authorization = true keeps Authorization")
+    s, h, body = c.get("/api/x", token=extra["crlf_sub"])
+    e = echoed(body)
+    check(s == 200 and "x-injected" not in e and e.get("x-jwt-sub") == ["a%0D%0AX-Injected: 1"],
+          "a sub with CR LF cannot add an upstream header (percent-encoded)", str(e))
+
+
+def nginx_phase(a, w, corpus, extra, jwks_body, rotated_body):
+    """Push mode: matrix, hygiene, no-keys, file source, rotation, flood, stale, process model."""
+    jwks = JWKS(jwks_body)
+    ngx = Nginx(a, w, "jwtk", jwks.port)
+    master = ngx.proc.pid
+    workers = ngx.workers()
+    check(wait_for(lambda: ngx.stats()["keystore"]["keys_loaded"] >= 7, 10), "push: keys fetched from the JWKS server")
+    check(threads(master) == 1, "master has exactly one thread after start", str(threads(master)))
+    check(len(workers) == 1 and threads(workers[0]) == 1, "the worker has one thread (push mode)")
+    st = ngx.stats()
+    check(st["pull"] == "off" and "default" in st["verifiers"] and "cached" in st["verifiers"], "/jwtk/stats is JSON")
+
+    run_matrix(ngx, corpus)
+    run_hygiene(ngx, extra)
+
+    st = ngx.stats()
+    d = st["verifiers"]["default"]
+    check(d["allowed"] >= 7 and d["denied"] >= 15 and d["denied_by_status"].get("bad_signature", 0) >= 3 and
+          d["denied_by_status"].get("expired", 0) >= 1, "stats count the matrix (allowed, denied by status)", str(d))
+    prom = ngx.client.get("/jwtk/stats?format=prometheus")[2]
+    check('jwtk_allowed_total{verifier="default"}' in prom and "jwtk_keystore_keys_loaded " in prom,
+          "/jwtk/stats?format=prometheus is Prometheus text")
+
+    # File source: the never-loaded issuer gets keys when its file appears.
+    never_tok = next(c["token"] for c in corpus if c["status"] == 503)
+    with open(f"{w}/never.json.tmp", "w") as f:
+        f.write(jwks_body)
+    os.rename(f"{w}/never.json.tmp", f"{w}/never.json")
+    check(wait_for(lambda: ngx.client.get("/api/x", token=never_tok)[0] == 200, 5),
+          "push (file): keys written to the file are used within the interval (503 -> 200)")
+
+    c = Client(ngx.port)
+    # Unknown-kid flood: 300 tokens with random kids over ~T seconds; fetches <= ceil(T/cooldown) + 1.
+    t0 = time.time()
+    for i, tok in enumerate(extra["flood"]):
+        s = c.get("/api/x", token=tok)[0]
+        if s != 401:
+            check(False, "flood token rejected", str(s))
+            break
+        time.sleep(0.01)
+    T = time.time() - t0
+    kid_hits = len(jwks.hits(t0, "unknown kid"))
+    bound = math.ceil(T / 2) + 1
+    check(1 <= kid_hits <= bound, f"unknown-kid flood: {len(extra['flood'])} tokens in {T:.1f}s -> {kid_hits} "
+          f"kid-triggered JWKS fetches (server log), bound ceil(T/cooldown)+1 = {bound}")
+    push = ngx.stats()["push"][0]
+    check(push["unknown_kid_suppressed"] >= len(extra["flood"]) - bound, "stats: unknown_kid_suppressed rises",
+          str(push))
+
+    # Rotation: the server now publishes rs2 instead of rs1.
+    time.sleep(2.1)   # past the flood's cooldown
+    jwks.body = rotated_body
+    t0 = time.time()
+    s = c.get("/api/x", token=extra["rs2"])[0]
+    check(s == 200 and len(jwks.hits(t0, "unknown kid")) <= 1,
+          "rotation: a new-kid token is accepted on its first request after <= 1 extra fetch",
+          f"{s}, {len(jwks.hits(t0, 'unknown kid'))} fetches")
+    check(wait_for(lambda: c.get("/api/x", token=extra["rs1"])[0] == 401, 5),
+          "rotation: the removed kid is rejected after the next refresh")
+
+    # Stale keys: the server fails; the keys in hand keep working.
+    for mode in ("500", "hang"):
+        before = ngx.stats()["push"][0]["fetch_failures"]
+        jwks.mode = mode
+        time.sleep(3.5 if mode == "500" else 2.5)
+        t0 = time.time()
+        s = c.get("/api/x", token=extra["rs2"])[0]
+        dt = time.time() - t0
+        after = ngx.stats()["push"][0]["fetch_failures"]
+        check(s == 200 and dt < 0.5 and after > before,
+              f"stale-on-error: JWKS server answering {mode}: valid token 200 in {dt * 1000:.0f} ms, "
+              f"fetch failures {before} -> {after}")
+    jwks.mode = "ok"
+    time.sleep(1.5)
+
+    # Process model: three HUP reloads while a client keeps sending requests.
+    sig_master, sig_worker = sigcgt(master), sigcgt(ngx.workers()[0])
+    stop, bad, sent = threading.Event(), [], [0]
+
+    def hammer():
+        hc = Client(ngx.port)
+        while not stop.is_set():
+            try:
+                s = hc.get("/api/x", token=extra["rs2"], timeout=5)[0]
+            except Exception as e:   # a refused or reset connection is a failure to serve
+                s = repr(e)
+            sent[0] += 1
+            if s != 200:
+                bad.append(s)
+            time.sleep(0.002)
+
+    th = threading.Thread(target=hammer)
+    th.start()
+    for n in range(1, 4):
+        old = ngx.workers()
+        os.kill(master, signal.SIGHUP)
+        changed = wait_for(lambda: (lambda ws: ws and not set(ws) & set(old))(ngx.workers()), 10)
+        time.sleep(0.5)
+        check(changed and threads(master) == 1, f"HUP {n}: new workers, the master still has one thread",
+              f"threads={threads(master)} workers {old} -> {ngx.workers()}")
+    time.sleep(1)
+    stop.set()
+    th.join()
+    check(sent[0] > 50 and not bad, f"workers serve through 3 reloads ({sent[0]} requests, {len(bad)} not 200)",
+          str(bad[:5]))
+    check(wait_for(lambda: ngx.stats()["keystore"]["keys_loaded"] >= 7, 5) and
+          c.get("/api/x", token=extra["rs2"])[0] == 200, "after the reloads the new workers have their keys")
+    return ngx, jwks, (sig_master, sig_worker)
+
+
+def pull_phase(a, w, extra, jwks_body, rotated_body):
+    """Pull mode (jwtk_keystore_start), written against /work/notes/pullmode-contract.md."""
+    jwks = JWKS(jwks_body)
+    ngx = Nginx(a, w, "pull", jwks.port)
+    try:
+        master = ngx.proc.pid
+        check(ngx.stats()["pull"] == "running", "pull: jwtk_keystore_start started the refresher in the worker")
+        c = Client(ngx.port)
+        check(wait_for(lambda: c.get("/api/x", token=extra["rs1"])[0] == 200, 10), "pull: keys fetched, token 200")
+        check(threads(master) == 1, "pull: the master has one thread")
+        check(threads(ngx.workers()[0]) == 2, "pull: the worker has its thread plus the refresher",
+              str(threads(ngx.workers()[0])))
+        t0 = time.time()
+        for tok in extra["flood"]:
+            c.get("/api/x", token=tok)
+            time.sleep(0.01)
+        T = time.time() - t0
+        hits = len(jwks.hits(t0))
+        periodic = math.ceil(T / 1) + 1   # refresh_min 1 s: the refresher may also fetch on its schedule
+        check(hits <= math.ceil(T / 2) + 1 + periodic, f"pull: unknown-kid flood -> {hits} JWKS fetches in {T:.1f}s")
+        st = ngx.stats()["keystore"]
+        check(st["unknown_kid_suppressed"] > 0, "pull: stats count suppressed unknown-kid refreshes", str(st))
+        time.sleep(2.1)
+        jwks.body = rotated_body
+        check(wait_for(lambda: c.get("/api/x", token=extra["rs2"])[0] == 200, 5), "pull: rotation, new kid accepted")
+        check(wait_for(lambda: c.get("/api/x", token=extra["rs1"])[0] == 401, 6), "pull: rotation, old kid rejected")
+        for mode in ("500", "hang"):
+            jwks.mode = mode
+            time.sleep(3)
+            check(c.get("/api/x", token=extra["rs2"])[0] == 200, f"pull: stale keys served while the server answers {mode}")
+        jwks.mode = "ok"
+        st = ngx.stats()["keystore"]
+        check(st["jwks_fetch_failures"] > 0 and st["jwks_fetches"] > 0, "pull: stats count fetches and failures", str(st))
+        for n in range(3):
+            old = ngx.workers()
+            os.kill(master, signal.SIGHUP)
+            wait_for(lambda: (lambda ws: ws and not set(ws) & set(old))(ngx.workers()), 10)
+        time.sleep(1)
+        check(threads(master) == 1 and wait_for(lambda: c.get("/api/x", token=extra["rs2"])[0] == 200, 5),
+              "pull: after 3 HUP the master has one thread and the new worker fetched keys")
+    finally:
+        code = ngx.stop()
+        check(code == 0, "pull: QUIT exits cleanly", str(code))
+        bad = re.findall(r".*\[(?:alert|crit|emerg)\].*|.*exited on signal.*", ngx.log())
+        check(not bad, "pull: no alert/crit/emerg/exited on signal in error.log", "\n".join(bad[:5]))
+        jwks.server.shutdown()
+
+
+# Load ----------------------------------------------------------------------------------------------------
+
+def wrk(url, tokens_file, seconds, connections=32):
+    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s",
+                          os.path.join(HERE, "wrk_tokens.lua"), url, "--", tokens_file],
+                         capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    m = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    p99 = float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)]
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    non2xx = int((re.search(r"Non-2xx or 3xx responses: (\d+)", out) or [0, 0])[1])
+    errors = sum(int(x) for x in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    return {"rps": rps, "p99_ms": p99, "requests": total, "non2xx": non2xx, "socket_errors": errors}
+
+
+def haproxy_conf(w, port):
+    return f"""global
+    nbthread 1
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 30s
+    timeout server 30s
+frontend jwt
+    bind 127.0.0.1:{port}
+    http-request set-var(txn.bearer) http_auth_bearer
+    acl rs path /rs256
+    acl es path /es256
+    acl rs_ok var(txn.bearer),jwt_verify("RS256","{w}/rs256.pub.pem") -m int 1
+    acl es_ok var(txn.bearer),jwt_verify("ES256","{w}/es256.pub.pem") -m int 1
+    http-request return status 200 content-type text/plain string ok if rs rs_ok
+    http-request return status 200 content-type text/plain string ok if es es_ok
+    http-request deny deny_status 401
+"""
+
+
+def load_phase(a, w, ngx, results):
+    global wrong_answers
+    hport = free_port()
+    with open(f"{w}/haproxy.cfg", "w") as f:
+        f.write(haproxy_conf(w, hport))
+    chk = subprocess.run(["haproxy", "-c", "-f", f"{w}/haproxy.cfg"], capture_output=True, text=True)
+    if not check(chk.returncode == 0, "haproxy 2.6 config with jwt_verify is valid", chk.stderr[-500:]):
+        return
+    hap = subprocess.Popen(["haproxy", "-db", "-f", f"{w}/haproxy.cfg"], stdout=subprocess.DEVNULL,
+                           stderr=open(f"{w}/haproxy.log", "w"))
+    try:
+        hc = Client(hport)
+        wait_for(lambda: hc.get("/rs256")[0] == 401, 10)
+        # Verdicts, token by token: jwtk (full checks) and HAProxy (signature only) on the same signatures.
+        jc = Client(ngx.port)
+        for alg in ("rs256", "es256"):
+            n = disagree = wrong = 0
+            for line in open(f"{w}/diff-{alg}.txt"):
+                want, tok = line.split()
+                j = jc.get("/load/jwtk", token=tok)[0] == 200
+                h = hc.get(f"/{alg}", token=tok)[0] == 200
+                n += 1
+                disagree += j != h
+                wrong += (j != (want == "1")) + (h != (want == "1"))
+            wrong_answers += disagree
+            check(disagree == 0 and wrong == 0, f"{alg.upper()}: jwtk and HAProxy jwt_verify agree on all {n} "
+                  f"tokens (a third bad signatures)", f"{disagree} disagreements, {wrong} wrong verdicts")
+        worker = ngx.workers()
+        cases = [
+            ("nocheck", f"http://127.0.0.1:{ngx.port}/load/nocheck", "load-rs256.txt"),
+            ("jwtk_rs256", f"http://127.0.0.1:{ngx.port}/load/jwtk", "load-rs256.txt"),
+            ("jwtk_es256", f"http://127.0.0.1:{ngx.port}/load/jwtk", "load-es256.txt"),
+            ("jwtk_hs256", f"http://127.0.0.1:{ngx.port}/load/jwtk", "load-hs256.txt"),
+            ("jwtk_cached", f"http://127.0.0.1:{ngx.port}/load/cached", "load-cached.txt"),
+            ("haproxy_rs256", f"http://127.0.0.1:{hport}/rs256", "load-rs256.txt"),
+            ("haproxy_es256", f"http://127.0.0.1:{hport}/es256", "load-es256.txt"),
+        ]
+        for name, url, tokens in cases:
+            wrk(url, f"{w}/{tokens}", 1)   # warm-up: JIT traces, connections, OpenSSL contexts
+            r = wrk(url, f"{w}/{tokens}", a.load)
+            results[name] = r
+            wrong_answers += r["non2xx"]
+            print(f"      load {name:14s} {r['rps']:10.0f} req/s  p99 {r['p99_ms']:7.2f} ms  "
+                  f"({r['requests']} requests, {r['non2xx']} non-2xx, {r['socket_errors']} socket errors)")
+            check(r["non2xx"] == 0 and r["socket_errors"] == 0, f"load {name}: every answer 200, no socket error")
+        check(ngx.workers() == worker, "the nginx worker survived the load (same pid)")
+    finally:
+        hap.terminate()
+        hap.wait(10)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lib", required=True)
+    p.add_argument("--header", required=True)
+    p.add_argument("--examples", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--load", type=int, default=3)
+    p.add_argument("--results", default=None)
+    a = p.parse_args()
+    w = a.work
+    corpus = json.load(open(f"{w}/matrix.json"))
+    extra = json.load(open(f"{w}/extra.json"))
+    jwks_body, rotated_body = open(f"{w}/jwks.json").read(), open(f"{w}/jwks_rotated.json").read()
+
+    cdef_matches_header(a)
+    conf = open(os.path.join(a.examples, "nginx.conf")).read()
+    conf = conf.replace("/usr/local/lib/libjwtk.so.0", a.lib).replace("/etc/nginx/jwtk", a.examples)
+    conf = conf.replace("/var/run/nginx-jwtk.pid", f"{w}/example.pid").replace("/etc/nginx/jwks.json", f"{w}/jwks.json")
+    with open(f"{w}/example.conf", "w") as f:
+        f.write(conf)
+    t = subprocess.run(["nginx", "-t", "-p", w, "-c", f"{w}/example.conf", "-e", f"{w}/example-error.log"],
+                       capture_output=True, text=True)
+    check(t.returncode == 0, "examples/nginx/nginx.conf passes nginx -t", t.stderr[-800:])
+
+    # A run without libjwtk, for the signal dispositions.
+    os.makedirs(f"{w}/bare", exist_ok=True)
+    bare = Nginx(a, f"{w}/bare", "bare", 1)
+    bare_sigs = (sigcgt(bare.proc.pid), sigcgt(bare.workers()[0]))
+    bare.stop()
+
+    os.makedirs(f"{w}/push", exist_ok=True)
+    for f in ("rs256.pub.pem", "es256.pub.pem"):
+        os.link(f"{w}/{f}", f"{w}/push/{f}")
+    ngx, jwks, sigs = nginx_phase(a, f"{w}/push", corpus, extra, jwks_body, rotated_body)
+    for who, got, want in (("master", sigs[0], bare_sigs[0]), ("worker", sigs[1], bare_sigs[1])):
+        extra_sigs = signal_names(got & ~want)
+        missing = signal_names(want & ~got)
+        print(f"      SigCgt {who}: with jwtk {got:016x}, without {want:016x}; added {extra_sigs}, removed {missing}")
+        check(got == want, f"signal dispositions of the {who} match a run without jwtk")
+
+    results = {}
+    jwks.body = jwks_body   # the load corpus is signed with rs1, which the rotation removed
+    check(wait_for(lambda: ngx.client.get("/api/x", token=extra["rs1"])[0] == 200, 5), "rs1 restored for the load")
+    if a.load > 0:
+        for f in ("diff-rs256.txt", "diff-es256.txt", "load-rs256.txt", "load-es256.txt", "load-hs256.txt",
+                  "load-cached.txt"):
+            os.link(f"{w}/{f}", f"{w}/push/{f}")
+        load_phase(a, f"{w}/push", ngx, results)
+        if "jwtk_rs256" in results and "haproxy_rs256" in results:
+            check(results["jwtk_rs256"]["rps"] >= results["haproxy_rs256"]["rps"],
+                  "target: jwtk RS256 (one worker, full checks) >= HAProxy jwt_verify RS256 (one thread) req/s",
+                  f"{results['jwtk_rs256']['rps']:.0f} vs {results['haproxy_rs256']['rps']:.0f}")
+        if "jwtk_cached" in results and "nocheck" in results:
+            ratio = results["jwtk_cached"]["rps"] / results["nocheck"]["rps"]
+            print(f"      cached / nocheck = {ratio:.2f}")
+            check(ratio >= 0.9,
+                  "target: jwtk with the cache on repeated tokens >= 90 % of the unchecked location's req/s",
+                  f"{ratio:.2f}")
+    code = ngx.stop()
+    check(code == 0, "QUIT: nginx exits cleanly", str(code))
+    log = ngx.log()
+    bad = re.findall(r".*\[(?:alert|crit|emerg)\].*|.*exited on signal.*", log)
+    crashes = len(re.findall(r"exited on signal", log))
+    check(not bad, "no alert, crit, emerg or 'exited on signal' in error.log", "\n".join(bad[:5]))
+    jwks.server.shutdown()
+
+    avail, st = pull_available(a.lib)
+    pull_names = ["refresher started", "keys fetched", "threads", "unknown-kid flood", "rotation", "stale on 500/hang",
+                  "stats", "reloads", "QUIT", "error.log"]
+    if avail:
+        os.makedirs(f"{w}/pull", exist_ok=True)
+        pull_phase(a, f"{w}/pull", extra, jwks_body, rotated_body)
+    else:
+        for n in pull_names:
+            skip(f"pull: {n}", "jwtk_keystore_start returns JWTK_E_UNAVAILABLE in this build")
+
+    if a.results:
+        with open(a.results, "w") as f:
+            json.dump({"load_seconds": a.load, "results": results}, f, indent=1)
+    rps = lambda k: f"{results[k]['rps']:.0f}" if k in results else "0"
+    print(f"checks passed={passed} failed={failed} skipped={skipped}")
+    print(f"nginx-integration: checks={passed + failed} failed={failed} wrong_answers={wrong_answers} "
+          f"worker_crashes={crashes} rps_nocheck={rps('nocheck')} rps_jwtk_rs256={rps('jwtk_rs256')} "
+          f"rps_haproxy_rs256={rps('haproxy_rs256')} rps_jwtk_cached={rps('jwtk_cached')}")
+    return 0 if failed == 0 and wrong_answers == 0 and crashes == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""Keys, key sets and tokens for the nginx integration test, made fresh on every run with `cryptography`.
+
+    mint.py OUT_DIR LOAD_TOKENS
+
+Writes into OUT_DIR:
+  jwks.json            every public key (RS256, PS256, ES256, ES384, ES512, EdDSA) and the HMAC secret
+  jwks_rotated.json    the same set with the RS256 key "rs1" replaced by "rs2" (rotation)
+  rs256.pub.pem, es256.pub.pem   SPKI PEM files for HAProxy's jwt_verify
+  matrix.json          [{"name", "token", "status", "www", "note"}]: the verdict matrix (www: the exact
+                       WWW-Authenticate header expected, or null for none)
+  extra.json           tokens for the other checks (rotation, flood, header hygiene)
+  load-{rs256,es256,hs256}.txt   LOAD_TOKENS distinct valid tokens each, one per line
+  load-cached.txt      100 valid RS256 tokens (repeated by the load script: the cache case)
+  diff-{rs256,es256}.txt         tokens for the HAProxy comparison: "VERDICT TOKEN" lines, VERDICT 1 = the
+                       signature is good; a third of them are tampered (signature, payload or key)
+"""
+
+import base64
+import json
+import os
+import random
+import sys
+import time
+
+from cryptography.hazmat.primitives import hashes, hmac, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+ISSUER = "https://issuer.test"
+NEVER_LOADED_ISSUER = "https://never-loaded.test"
+AUDIENCE = "api"
+REALM = "api"
+CHALLENGE = f'Bearer realm="{REALM}"'
+INVALID = f'Bearer realm="{REALM}", error="invalid_token"'
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def uint(n: int) -> str:
+    return b64(n.to_bytes((n.bit_length() + 7) // 8, "big"))
+
+
+class Key:
+    """One signing key and its public JWK."""
+
+    def __init__(self, kid, alg, private):
+        self.kid, self.alg, self.private = kid, alg, private
+
+    def sign(self, data: bytes) -> bytes:
+        a, p = self.alg, self.private
+        if a == "HS256":
+            h = hmac.HMAC(p, hashes.SHA256())
+            h.update(data)
+            return h.finalize()
+        if a == "RS256":
+            return p.sign(data, padding.PKCS1v15(), hashes.SHA256())
+        if a == "PS256":
+            return p.sign(data, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32), hashes.SHA256())
+        if a.startswith("ES"):
+            bits = {"ES256": 256, "ES384": 384, "ES512": 521}[a]
+            digest = {"ES256": hashes.SHA256(), "ES384": hashes.SHA384(), "ES512": hashes.SHA512()}[a]
+            r, s = decode_dss_signature(p.sign(data, ec.ECDSA(digest)))
+            size = (bits + 7) // 8
+            return r.to_bytes(size, "big") + s.to_bytes(size, "big")
+        if a == "EdDSA":
+            return p.sign(data)
+        raise ValueError(a)
+
+    def jwk(self) -> dict:
+        a, p = self.alg, self.private
+        base = {"kid": self.kid, "alg": a, "use": "sig"}
+        if a == "HS256":
+            return {**base, "kty": "oct", "k": b64(p)}
+        if a in ("RS256", "PS256"):
+            n = p.public_key().public_numbers()
+            return {**base, "kty": "RSA", "n": uint(n.n), "e": uint(n.e)}
+        if a.startswith("ES"):
+            n = p.public_key().public_numbers()
+            crv, size = {"ES256": ("P-256", 32), "ES384": ("P-384", 48), "ES512": ("P-521", 66)}[a]
+            return {**base, "kty": "EC", "crv": crv,
+                    "x": b64(n.x.to_bytes(size, "big")), "y": b64(n.y.to_bytes(size, "big"))}
+        raw = p.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return {**base, "kty": "OKP", "crv": "Ed25519", "x": b64(raw)}
+
+    def pem(self) -> bytes:
+        return self.private.public_key().public_bytes(serialization.Encoding.PEM,
+                                                      serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def token(key, claims, header=None, sign_with=None) -> str:
+    h = {"alg": key.alg, "typ": "JWT", "kid": key.kid} if header is None else header
+    signing = b64(json.dumps(h, separators=(",", ":")).encode()) + "." + \
+        b64(json.dumps(claims, separators=(",", ":")).encode())
+    return signing + "." + b64((sign_with or key).sign(signing.encode()))
+
+
+def main():
+    out, load_tokens = sys.argv[1], int(sys.argv[2])
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(11)
+    now = int(time.time())
+
+    def claims(**extra):
+        c = {"iss": ISSUER, "sub": "user-1", "aud": AUDIENCE, "iat": now - 10, "exp": now + 7200}
+        c.update(extra)
+        return {k: v for k, v in c.items() if v is not None}
+
+    rsa1 = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    keys = {
+        "RS256": Key("rs1", "RS256", rsa1),
+        "PS256": Key("ps1", "PS256", rsa.generate_private_key(public_exponent=65537, key_size=2048)),
+        "ES256": Key("es1", "ES256", ec.generate_private_key(ec.SECP256R1())),
+        "ES384": Key("es3", "ES384", ec.generate_private_key(ec.SECP384R1())),
+        "ES512": Key("es5", "ES512", ec.generate_private_key(ec.SECP521R1())),
+        "EdDSA": Key("ed1", "EdDSA", ed25519.Ed25519PrivateKey.generate()),
+        "HS256": Key("hs1", "HS256", os.urandom(32)),
+    }
+    rs2 = Key("rs2", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
+    stranger = Key("rs1", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
+    jwks = {"keys": [k.jwk() for k in keys.values()]}
+    rotated = {"keys": [rs2.jwk()] + [k.jwk() for a, k in keys.items() if a != "RS256"]}
+    with open(f"{out}/jwks.json", "w") as f:
+        json.dump(jwks, f)
+    with open(f"{out}/jwks_rotated.json", "w") as f:
+        json.dump(rotated, f)
+    for alg in ("RS256", "ES256"):
+        with open(f"{out}/{alg.lower()}.pub.pem", "wb") as f:
+            f.write(keys[alg].pem())
+
+    rs = keys["RS256"]
+    good = token(rs, claims())
+    head, body, sig = good.split(".")
+    flipped = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
+    matrix = [{"name": f"valid {alg}", "token": token(k, claims(sub=f"user-{alg}")), "status": 200, "www": None,
+               "sub": f"user-{alg}"} for alg, k in keys.items()]
+    # The RSA public key, as the HMAC secret: the classic algorithm-confusion forgery.
+    confused = Key("rs1", "HS256", rs.pem())
+
+    def bad(name, tok, status=401, www=INVALID):
+        matrix.append({"name": name, "token": tok, "status": status, "www": www})
+
+    bad("bad signature (one character flipped)", f"{head}.{body}.{flipped}")
+    bad("signed by another key with the same kid", token(stranger, claims()))
+    bad("payload swapped after signing", f"{head}.{b64(json.dumps(claims(sub='admin')).encode())}.{sig}")
+    bad("not three segments", "abc.def")
+    bad("not a JWT at all", "hello")
+    bad("bad base64url in header", "!!!." + body + "." + sig)
+    bad("header not JSON", b64(b"{not json") + "." + body + "." + sig)
+    bad("alg none", b64(b'{"alg":"none","kid":"rs1"}') + "." + body + ".")
+    bad("HS256 forged with the RSA public key (alg confusion)", token(confused, claims(),
+        header={"alg": "HS256", "kid": "rs1"}))
+    bad("unknown kid", token(rs, claims(), header={"alg": "RS256", "kid": "nope"}))
+    bad("expired", token(rs, claims(exp=now - 3600, iat=now - 7200)))
+    bad("not yet valid (nbf)", token(rs, claims(nbf=now + 3600)))
+    bad("issued in the future (iat)", token(rs, claims(iat=now + 3600)))
+    bad("issuer not accepted", token(rs, claims(iss="https://evil.test")))
+    bad("sub missing (required)", token(rs, claims(sub=None)))
+    bad("exp missing (required)", token(rs, claims(exp=None)))
+    bad("exp of the wrong type", token(rs, claims(exp="tomorrow")))
+    bad("crit header not understood", token(rs, claims(), header={"alg": "RS256", "kid": "rs1", "crit": ["x"],
+                                                                   "x": 1}))
+    bad("token above max_token_size (4096)", token(rs, claims(pad="x" * 5000)))
+    bad("wrong audience", token(rs, claims(aud="other")), status=403)
+    bad("issuer whose keys were never loaded", token(rs, claims(iss=NEVER_LOADED_ISSUER)), status=503, www=None)
+    with open(f"{out}/matrix.json", "w") as f:
+        json.dump(matrix, f, indent=1)
+
+    extra = {
+        "rs1": good,
+        "rs2": token(rs2, claims(sub="user-rs2")),
+        "crlf_sub": token(rs, claims(sub="a\r\nX-Injected: 1")),
+        "flood": [token(rs, claims(), header={"alg": "RS256", "kid": f"flood-{i}"}) for i in range(300)],
+        "payload_segment": body,
+    }
+    with open(f"{out}/extra.json", "w") as f:
+        json.dump(extra, f)
+
+    for alg in ("RS256", "ES256", "HS256"):
+        with open(f"{out}/load-{alg.lower()}.txt", "w") as f:
+            for i in range(load_tokens):
+                f.write(token(keys[alg], claims(sub=f"load-{i}", jti=f"{alg}-{i}")) + "\n")
+    with open(f"{out}/load-cached.txt", "w") as f:
+        for i in range(100):
+            f.write(token(rs, claims(sub=f"cached-{i}")) + "\n")
+
+    # The HAProxy comparison: valid tokens and three kinds of bad signature, shuffled.
+    for alg in ("RS256", "ES256"):
+        k = keys[alg]
+        other = Key(k.kid, alg, rsa.generate_private_key(public_exponent=65537, key_size=2048)
+                    if alg == "RS256" else ec.generate_private_key(ec.SECP256R1()))
+        lines = []
+        for i in range(max(300, load_tokens // 10)):
+            t = token(k, claims(sub=f"diff-{i}"))
+            h, b, s = t.split(".")
+            kind = i % 6
+            if kind == 3:
+                pos = rng.randrange(len(s) - 2)
+                ch = "A" if s[pos] != "A" else "B"
+                t, ok = f"{h}.{b}.{s[:pos]}{ch}{s[pos + 1:]}", 0
+            elif kind == 4:
+                t, ok = f"{h}.{b64(json.dumps(claims(sub='root')).encode())}.{s}", 0
+            elif kind == 5:
+                t, ok = token(other, claims(sub=f"diff-{i}")), 0
+            else:
+                ok = 1
+            lines.append(f"{ok} {t}")
+        rng.shuffle(lines)
+        with open(f"{out}/diff-{alg.lower()}.txt", "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
