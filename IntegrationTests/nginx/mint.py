@@ -3,7 +3,8 @@
     mint.py OUT_DIR LOAD_TOKENS
 
 Writes into OUT_DIR:
-  jwks.json            every public key (RS256, PS256, ES256, ES384, ES512, EdDSA) and the HMAC secret
+  jwks.json            every public key (RS256, PS256, ES256, ES384, ES512, EdDSA)
+  hmac.json            the HMAC secret (HS256) as a JWKS of its own, for tokens of HMAC_ISSUER
   jwks_rotated.json    the same set with the RS256 key "rs1" replaced by "rs2" (rotation)
   rs256.pub.pem, es256.pub.pem   SPKI PEM files for HAProxy's jwt_verify
   matrix.json          [{"name", "token", "status", "www", "note"}]: the verdict matrix (www: the exact
@@ -28,6 +29,9 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 ISSUER = "https://issuer.test"
 NEVER_LOADED_ISSUER = "https://never-loaded.test"
+# jwtk refuses an HMAC secret inside a key set of public keys (mixed_key_types): the secret is its own
+# key set, for its own issuer, from its own file.
+HMAC_ISSUER = "https://hmac.test"
 AUDIENCE = "api"
 REALM = "api"
 CHALLENGE = f'Bearer realm="{REALM}"'
@@ -119,8 +123,10 @@ def main():
     }
     rs2 = Key("rs2", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
     stranger = Key("rs1", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
-    jwks = {"keys": [k.jwk() for k in keys.values()]}
-    rotated = {"keys": [rs2.jwk()] + [k.jwk() for a, k in keys.items() if a != "RS256"]}
+    jwks = {"keys": [k.jwk() for a, k in keys.items() if a != "HS256"]}
+    rotated = {"keys": [rs2.jwk()] + [k.jwk() for a, k in keys.items() if a not in ("RS256", "HS256")]}
+    with open(f"{out}/hmac.json", "w") as f:
+        json.dump({"keys": [keys["HS256"].jwk()]}, f)
     with open(f"{out}/jwks.json", "w") as f:
         json.dump(jwks, f)
     with open(f"{out}/jwks_rotated.json", "w") as f:
@@ -133,8 +139,11 @@ def main():
     good = token(rs, claims())
     head, body, sig = good.split(".")
     flipped = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
-    matrix = [{"name": f"valid {alg}", "token": token(k, claims(sub=f"user-{alg}")), "status": 200, "www": None,
-               "sub": f"user-{alg}"} for alg, k in keys.items()]
+    def iss(alg):
+        return HMAC_ISSUER if alg == "HS256" else ISSUER
+
+    matrix = [{"name": f"valid {alg}", "token": token(k, claims(sub=f"user-{alg}", iss=iss(alg))), "status": 200,
+               "www": None, "sub": f"user-{alg}", "iss": iss(alg)} for alg, k in keys.items()]
     # The RSA public key, as the HMAC secret: the classic algorithm-confusion forgery.
     confused = Key("rs1", "HS256", rs.pem())
 
@@ -180,7 +189,7 @@ def main():
     for alg in ("RS256", "ES256", "HS256"):
         with open(f"{out}/load-{alg.lower()}.txt", "w") as f:
             for i in range(load_tokens):
-                f.write(token(keys[alg], claims(sub=f"load-{i}", jti=f"{alg}-{i}")) + "\n")
+                f.write(token(keys[alg], claims(sub=f"load-{i}", jti=f"{alg}-{i}", iss=iss(alg))) + "\n")
     with open(f"{out}/load-cached.txt", "w") as f:
         for i in range(100):
             f.write(token(rs, claims(sub=f"cached-{i}")) + "\n")
