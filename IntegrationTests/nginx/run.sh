@@ -31,6 +31,7 @@ summary_fail() { echo "nginx-integration: checks=0 failed=1 wrong_answers=0 work
 # test uses its own ports, so they are left alone.
 
 work=$(mktemp -d /tmp/jwtk-nginx.XXXXXX)
+chmod 755 "$work"   # nginx workers run as nobody and read the key files under it
 cleanup() {
     # Anything the driver left running under the work dir (it stops what it starts; this is the backstop).
     for f in "$work"/*/nginx.pid "$work"/*/*/nginx.pid; do [ -f "$f" ] && kill -QUIT "$(cat "$f")" 2>/dev/null; done

@@ -11,8 +11,8 @@
 --              the file or fetches the URL on nginx's event loop and hands the bytes to
 --              jwtk_keystore_load_jwks; a failed read or fetch keeps the old keys (stale-on-error); with a
 --              url, a token with an unknown kid triggers at most one fetch per `cooldown` seconds;
---   pull mode  (pull = true, "jwks_url" in a verifier's config): jwtk's own refresher thread, started
---              per worker with jwtk_keystore_start (after fork).
+--   pull mode  ("jwks_url" in a verifier's config): jwtk's own refresher thread (libcurl), started per
+--              worker with jwtk_keystore_start (after fork); unknown kids, stale keys and backoff are jwtk's.
 -- Requests: a valid token reaches the upstream with X-Jwt-Sub and X-Jwt-Iss (and X-Jwt-Payload, the
 -- base64url payload segment, with forward_payload = true); every client-sent X-Jwt-* header is removed;
 -- Authorization is removed unless forward_authorization = true. A missing token is 401 with
@@ -85,6 +85,9 @@ typedef struct jwtk_stats {
     uint64_t keys_rejected;
     int64_t last_success_unix;
     int64_t last_attempt_unix;
+    uint64_t jwks_not_modified;
+    uint64_t remote_sources;
+    uint64_t remote_sources_without_keys;
 } jwtk_stats;
 int jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
 ]]
@@ -207,7 +210,8 @@ end
 --                 interval = seconds (default 60), cooldown = seconds for unknown-kid fetches (default 30),
 --                 timeout = seconds (default 2)}
 -- opts.verifiers: {name = JSON config (the jwtk_verifier_new keys; "jwks_url" etc. for pull mode)}
--- opts.pull:      start jwtk's own refresher (pull mode) in this worker
+-- opts.pull:      jwtk's own refresher (pull mode) is started in this worker when a verifier config has
+--                 "jwks_url" (or opts.pull = true); opts.pull = false never starts it
 -- opts.library:   path of libjwtk.so.0 if load() was not called in init_by_lua
 function _M.init_worker(opts)
     _M.load(opts.library)
@@ -252,7 +256,15 @@ function _M.init_worker(opts)
         local ok, err = ngx.timer.every(src.interval, tick)
         if not ok then ngx.log(ngx.ERR, "jwtk: timer: ", err) end
     end
-    if opts.pull and W.pull ~= "unavailable" then
+    -- Pull mode: a verifier config with "jwks_url" registered a remote source; its refresher thread starts
+    -- here, in the worker (after fork), never in the master. opts.pull = false leaves it unstarted.
+    local first = W.verifiers[W.order[1]]
+    local remote = 0
+    if first then
+        W.stats.struct_size = ffi.sizeof(W.stats)
+        if lib.jwtk_stats_get(first, W.stats) == OK then remote = tonumber(W.stats.remote_sources) end
+    end
+    if (opts.pull or remote > 0) and opts.pull ~= false and W.pull ~= "unavailable" then
         local st = lib.jwtk_keystore_start(W.ks)
         if st == OK then
             W.pull = "running"
@@ -397,9 +409,11 @@ function _M.stats(opts)
             local fields = {}
             for _, f in ipairs({ "jwks_loads", "jwks_load_failures", "jwks_fetches", "jwks_fetch_failures",
                 "unknown_kid_refreshes", "unknown_kid_suppressed", "stale_served", "keys_loaded", "keys_rejected",
-                "last_success_unix", "last_attempt_unix" }) do
+                "last_success_unix", "last_attempt_unix", "jwks_not_modified", "remote_sources",
+                "remote_sources_without_keys" }) do
                 fields[#fields + 1] = str_format('"%s":%s', f, u64(s[f]))
-                local suffix = (f == "keys_loaded" or f:find("_unix$")) and "" or "_total"
+                local gauge = f == "keys_loaded" or f:find("^remote_sources") or f:find("_unix$")
+                local suffix = gauge and "" or "_total"
                 prom[#prom + 1] = str_format("jwtk_keystore_%s%s %s", f, suffix, u64(s[f]))
             end
             keystore = "{" .. concat(fields, ",") .. "}"
