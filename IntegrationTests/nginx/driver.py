@@ -634,14 +634,27 @@ def load_phase(a, w, ngx, results):
             ("haproxy_rs256", f"http://127.0.0.1:{hport}/rs256", "load-rs256.txt"),
             ("haproxy_es256", f"http://127.0.0.1:{hport}/es256", "load-es256.txt"),
         ]
-        for name, url, tokens in cases:
-            pid = hap.pid if name.startswith("haproxy") else worker[0]
-            wrk(url, f"{w}/{tokens}", 1, pid)   # warm-up: JIT traces, connections, OpenSSL contexts
-            r = wrk(url, f"{w}/{tokens}", a.load, pid)
+        # Rounds interleaved over the cases (a b c ... a b c ...), so a neighbour's burst of load on this
+        # shared machine hits every case alike; each figure is the median over the rounds, with the range.
+        runs = {name: [] for name, _, _ in cases}
+        for rnd in range(a.rounds):
+            for name, url, tokens in cases:
+                pid = hap.pid if name.startswith("haproxy") else worker[0]
+                if rnd == 0:
+                    wrk(url, f"{w}/{tokens}", 1, pid)   # warm-up: JIT traces, connections, OpenSSL contexts
+                runs[name].append(wrk(url, f"{w}/{tokens}", a.load, pid))
+        med = lambda xs: sorted(xs)[len(xs) // 2]
+        for name, _, _ in cases:
+            rs = runs[name]
+            r = {"rps": med([x["rps"] for x in rs]), "rps_min": min(x["rps"] for x in rs),
+                 "rps_max": max(x["rps"] for x in rs), "p99_ms": med([x["p99_ms"] for x in rs]),
+                 "cpu_us_per_request": med([x["cpu_us_per_request"] for x in rs]),
+                 "requests": sum(x["requests"] for x in rs), "non2xx": sum(x["non2xx"] for x in rs),
+                 "socket_errors": sum(x["socket_errors"] for x in rs), "rounds": rs}
             results[name] = r
             wrong_answers += r["non2xx"]
-            print(f"      load {name:14s} {r['rps']:8.0f} req/s  p99 {r['p99_ms']:7.2f} ms  "
-                  f"{r['cpu_us_per_request']:6.1f} us CPU/request  "
+            print(f"      load {name:14s} {r['rps']:7.0f} req/s ({r['rps_min']:.0f}-{r['rps_max']:.0f})  p99 "
+                  f"{r['p99_ms']:6.2f} ms  {r['cpu_us_per_request']:6.1f} us CPU/request  "
                   f"({r['requests']} requests, {r['non2xx']} non-2xx, {r['socket_errors']} socket errors)")
             check(r["non2xx"] == 0 and r["socket_errors"] == 0, f"load {name}: every answer 200, no socket error")
         check(ngx.workers() == worker, "the nginx worker survived the load (same pid)")
@@ -656,7 +669,8 @@ def main():
     p.add_argument("--header", required=True)
     p.add_argument("--examples", required=True)
     p.add_argument("--work", required=True)
-    p.add_argument("--load", type=int, default=3)
+    p.add_argument("--load", type=int, default=3, help="seconds per wrk run (0: no load phase)")
+    p.add_argument("--rounds", type=int, default=3, help="wrk runs per case, interleaved; medians reported")
     p.add_argument("--results", default=None)
     a = p.parse_args()
     w = a.work
@@ -738,7 +752,7 @@ def main():
 
     if a.results:
         with open(a.results, "w") as f:
-            json.dump({"load_seconds": a.load, "results": results}, f, indent=1)
+            json.dump({"load_seconds": a.load, "rounds": a.rounds, "results": results}, f, indent=1)
     rps = lambda k: f"{results[k]['rps']:.0f}" if k in results else "0"
     print(f"checks passed={passed} failed={failed} skipped={skipped}")
     print(f"nginx-integration: checks={passed + failed} failed={failed} wrong_answers={wrong_answers} "

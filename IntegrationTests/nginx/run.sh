@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libjwtk inside a real nginx (issue 11), one command:
-#   IntegrationTests/nginx/run.sh             integration checks + a short load run (3 s per case; CI)
-#   IntegrationTests/nginx/run.sh --load 30   the full load comparison (30 s per case)
+#   IntegrationTests/nginx/run.sh             integration checks + a short load run (3 rounds x 3 s per case; CI)
+#   IntegrationTests/nginx/run.sh --load 10   the full load comparison (3 interleaved rounds x 10 s per case)
 #   IntegrationTests/nginx/run.sh --load 0    integration checks only
 # Installs what it needs from Debian (nginx, the lua module, lua-resty-core, haproxy, wrk), builds and
 # installs the library into a temp prefix (make install's script), makes a venv with the pinned
