@@ -94,6 +94,7 @@ int jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
 ffi.cdef(_M.cdef)
 
 local VERSION_NUMBER = 1000
+local MAX_RESPONSE = 1024 * 1024   -- bytes of a key server's response (jwtk's own fetcher uses the same cap)
 local OK, UNKNOWN_KID, E_UNAVAILABLE = 0, 5, -8
 
 local lib            -- the clib object: a module upvalue, so it lives as long as this Lua VM
@@ -167,9 +168,22 @@ local function http_get(src, reason)
         "\r\nAccept: application/json\r\nUser-Agent: jwtk.lua (" .. reason ..
         ")\r\nConnection: close\r\n\r\n")
     if not ok then sock:close(); return nil, "send: " .. err end
-    local data, rerr = sock:receive("*a")
+    -- Read to the end (HTTP/1.0, Connection: close), at most MAX_RESPONSE bytes: a key server must not be
+    -- able to make the worker buffer without bound.
+    local parts, total = {}, 0
+    while true do
+        local chunk, rerr, partial = sock:receive(65536)
+        chunk = chunk or partial
+        if chunk and #chunk > 0 then
+            total = total + #chunk
+            if total > MAX_RESPONSE then sock:close(); return nil, "response above " .. MAX_RESPONSE .. " bytes" end
+            parts[#parts + 1] = chunk
+        end
+        if rerr == "closed" then break end
+        if rerr then sock:close(); return nil, "receive: " .. rerr end
+    end
     sock:close()
-    if not data then return nil, "receive: " .. rerr end
+    local data = concat(parts)
     local status = tonumber(data:match("^HTTP/1%.%d (%d%d%d)"))
     local head_end = str_find(data, "\r\n\r\n", 1, true)
     if not status or not head_end then return nil, "not an HTTP response" end
