@@ -626,7 +626,7 @@ def load_phase(a, w, ngx, results):
                 wrong += (j != (want == "1")) + (h != (want == "1"))
             wrong_answers += disagree
             check(disagree == 0 and wrong == 0, f"{alg.upper()}: jwtk and HAProxy jwt_verify agree on all {n} "
-                  f"tokens (a third bad signatures)", f"{disagree} disagreements, {wrong} wrong verdicts")
+                  f"tokens (half with bad signatures)", f"{disagree} disagreements, {wrong} wrong verdicts")
         worker = ngx.workers()
         cases = [
             ("nocheck", f"http://127.0.0.1:{ngx.port}/load/nocheck", "load-rs256.txt"),

@@ -13,7 +13,7 @@ Writes into OUT_DIR:
   load-{rs256,es256,hs256}.txt   LOAD_TOKENS distinct valid tokens each, one per line
   load-cached.txt      100 valid RS256 tokens (repeated by the load script: the cache case)
   diff-{rs256,es256}.txt         tokens for the HAProxy comparison: "VERDICT TOKEN" lines, VERDICT 1 = the
-                       signature is good; a third of them are tampered (signature, payload or key)
+                       signature is good; half of them are tampered (signature byte, payload or key)
 """
 
 import base64
