@@ -2,33 +2,48 @@ internal import CXXHash
 import Synchronization
 
 /// The keys of many issuers, indexed by issuer (XXH3 of its name picks one of
-/// a fixed power-of-two number of stripes) and then by `kid` (each key set's
-/// own XXH3 kid index).
+/// a fixed power-of-two number of stripes, then a slot in that stripe's
+/// open-addressing index) and then by `kid` (each key set's own XXH3 kid index).
 ///
 /// No I/O and no threads: whoever refreshes (a `KeyRefresher` in
 /// JWTKernelRemote, the CLI, a test) parses the new key set off the hot path
 /// and publishes it here with one reference swap of that issuer's stripe.
-/// Lookups allocate nothing and never wait for a writer beyond that swap; keys
-/// a refresh removed stop verifying at the next lookup; a refresh of one issuer
-/// never blocks lookups of any other (they take no writer lock).
-public final class KeyStore: Sendable {
+/// Lookups allocate nothing, take no lock and write no shared memory (each
+/// thread keeps the stripe snapshots it read, checked against the stripe's
+/// generation, see `KeyStoreReaderCache`); keys a refresh removed stop
+/// verifying at the next lookup; a refresh of one issuer never blocks lookups
+/// of any other. docs/ARCHITECTURE.md (Key store) has the memory-ordering argument.
+// Safety: @unchecked only for `cellRefs`, an immutable copy of `stripes` made in init and freed in deinit.
+public final class KeyStore: @unchecked Sendable {
     public static let defaultStripeCount = 16
 
     private let stripes: [SnapshotCell<KeyStoreStripe>]
+    /// `stripes` unretained, so a lookup reaches its cell without a retain (a
+    /// write to the cell's shared reference count).
+    private let cellRefs: UnsafeMutablePointer<Unmanaged<SnapshotCell<KeyStoreStripe>>>
     /// One per stripe: serializes publications that rebuild that stripe.
     private let writers: [Locked<Void>]
     private let stripeMask: Int
     /// Bumped (release) after every publication, of any issuer.
     private let publications = Atomic<UInt64>(0)
+    /// Names this store in the readers' per-thread caches; never reused.
+    let id: UInt64
+
+    private static let nextID = Atomic<UInt64>(1)
 
     /// `stripes` is rounded up to a power of two.
     public init(stripes: Int = KeyStore.defaultStripeCount) {
         var count = 1
         while count < min(max(1, stripes), 1 << 16) { count <<= 1 }
         self.stripes = (0..<count).map { _ in SnapshotCell(KeyStoreStripe.empty) }
+        self.cellRefs = .allocate(capacity: count)
+        for (i, cell) in self.stripes.enumerated() { cellRefs[i] = Unmanaged.passUnretained(cell) }
         self.writers = (0..<count).map { _ in Locked(()) }
         self.stripeMask = count - 1
+        self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     }
+
+    deinit { cellRefs.deallocate() }
 
     public var stripeCount: Int { stripes.count }
 
@@ -108,7 +123,10 @@ public final class KeyStore: Sendable {
     // MARK: Readers
 
     /// The current entry for `issuer`, if registered.
-    public func entry(forIssuer issuer: String) -> IssuerKeys? { entry(IssuerID(issuer)) }
+    public func entry(forIssuer issuer: String) -> IssuerKeys? {
+        let id = IssuerID(issuer)
+        return stripes[stripeIndex(id.hash)].load().entry(id)
+    }
 
     /// The keys currently published for `issuer`.
     public func keys(forIssuer issuer: String) -> JWKSet? { entry(forIssuer: issuer)?.keys }
@@ -116,15 +134,34 @@ public final class KeyStore: Sendable {
     /// Every registered issuer.
     public var issuers: [String] { stripes.flatMap { $0.load().entries.map(\.issuer.name) } }
 
-    /// Hot path: a prepared issuer. Allocates nothing.
+    /// Hot path: the entry for a prepared issuer, lent to `body` without a
+    /// retain (valid only inside `body`). No lock, no allocation, no write to
+    /// memory other threads read.
     @inline(__always)
-    func entry(_ id: IssuerID) -> IssuerKeys? {
-        stripes[stripeIndex(id.hash)].load().entry(id)
+    func withEntry<R, E: Error>(_ id: IssuerID, _ body: (IssuerKeys?) throws(E) -> R) throws(E) -> R {
+        try id.bytes.withUnsafeBytes { bytes in
+            Result { () throws(E) -> R in try withEntry(hash: id.hash, bytes, body) }
+        }.get()
     }
 
-    /// Hot path: an issuer given as bytes (decoded, not JSON-escaped). Allocates nothing.
+    /// Hot path: the entry for an issuer given as bytes (decoded, not JSON-escaped)
+    /// and their XXH3, lent to `body` as `withEntry(_:_:)` does.
+    @inline(__always)
+    func withEntry<R, E: Error>(
+        hash: UInt64, _ issuer: UnsafeRawBufferPointer, _ body: (IssuerKeys?) throws(E) -> R
+    ) throws(E) -> R {
+        let i = stripeIndex(hash)
+        return try cellRefs[i]._withUnsafeGuaranteedRef { cell in
+            Result { () throws(E) -> R in
+                try KeyStoreReaderCache.withStripe(self, i, cell) { (stripe) throws(E) -> R in
+                    try stripe.withEntry(hash: hash, issuer, body)
+                }
+            }
+        }.get()
+    }
+
+    /// An issuer given as bytes: its entry, retained (tests and slow paths).
     func entry(issuerBytes: UnsafeRawBufferPointer) -> IssuerKeys? {
-        let hash = XXH3_64bits(issuerBytes.baseAddress, issuerBytes.count)
-        return stripes[stripeIndex(hash)].load().entry(hash: hash, issuerBytes)
+        withEntry(hash: XXH3_64bits(issuerBytes.baseAddress, issuerBytes.count), issuerBytes) { $0 }
     }
 }

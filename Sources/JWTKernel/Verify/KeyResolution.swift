@@ -15,18 +15,22 @@ enum KeyResolution: Sendable {
         case .fixed(let keys):
             return try keys.select(kid: kid, alg: alg)
         case .store(let store, let issuer):
-            guard let entry = store.entry(issuer), let keys = entry.keys else {
-                throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
-            }
-            if entry.isStale { entry.hooks.staleServed.increment() }
-            do {
-                return try keys.select(kid: kid, alg: alg)
-            } catch {
-                if error.code == .unknownKid, kid != nil {
-                    entry.hooks.unknownKids.increment()
-                    entry.hooks.unknownKidListener?.unknownKid()
+            // The entry is borrowed from this thread's snapshot (no lock, no retain);
+            // only the selected key is returned retained.
+            return try store.withEntry(issuer) { (entry) throws(JWTError) -> VerificationKey in
+                guard let entry, let keys = entry.keys else {
+                    throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
                 }
-                throw error
+                if entry.isStale { entry.hooks.staleServed.increment() }
+                do throws(JWTError) {
+                    return try keys.select(kid: kid, alg: alg)
+                } catch {
+                    if error.code == .unknownKid, kid != nil {
+                        entry.hooks.unknownKids.increment()
+                        entry.hooks.unknownKidListener?.unknownKid()
+                    }
+                    throw error
+                }
             }
         }
     }
@@ -35,7 +39,7 @@ enum KeyResolution: Sendable {
     func contains(_ key: VerificationKey) -> Bool {
         switch self {
         case .fixed(let keys): keys.contains(key)
-        case .store(let store, let issuer): store.entry(issuer)?.keys?.contains(key) ?? false
+        case .store(let store, let issuer): store.withEntry(issuer) { $0?.keys?.contains(key) ?? false }
         }
     }
 }
