@@ -40,23 +40,32 @@ extension JWTVerifier {
             let payload = UnsafeRawBufferPointer(start: scratch + headerCount, count: payloadCount)
             let signature = UnsafeRawBufferPointer(start: scratch + headerCount + payloadCount, count: signatureCount)
 
-            let header = try JOSEHeader.parse(headerJSON)
-            guard compiled.algorithms.contains(header.alg) else {
-                throw JWTError(.algNotAllowed, "alg is not allowed by policy")
-            }
-            try compiled.checkType(header.typ, in: headerJSON)
-            let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in
-                try resolution.select(kid: kid, alg: header.alg)
-            }
-            guard
-                SignatureCheck.verify(
-                    header.alg, key: key, signingInput: jws.signingInput,
-                    signature: signature, contexts: contexts)
-            else {
-                throw JWTError(.badSignature, "signature does not verify")
-            }
+            let (header, key) = try checkSignature(jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
             return try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
         }
+    }
+
+    /// Header, alg and typ checks, key selection and the signature, over decoded
+    /// segments (also MultiIssuerVerifier's, which decodes the token itself to route it).
+    func checkSignature(
+        _ jws: CompactJWS, headerJSON: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
+        contexts: PKeyContextCache
+    ) throws(JWTError) -> (JOSEHeader, VerificationKey) {
+        let header = try JOSEHeader.parse(headerJSON)
+        guard compiled.algorithms.contains(header.alg) else {
+            throw JWTError(.algNotAllowed, "alg is not allowed by policy")
+        }
+        try compiled.checkType(header.typ, in: headerJSON)
+        let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in
+            try resolution.select(kid: kid, alg: header.alg)
+        }
+        guard
+            SignatureCheck.verify(
+                header.alg, key: key, signingInput: jws.signingInput, signature: signature, contexts: contexts)
+        else {
+            throw JWTError(.badSignature, "signature does not verify")
+        }
+        return (header, key)
     }
 
     /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.

@@ -8,6 +8,11 @@
 /// against the token's `tid` while routing). A token whose `iss` is not
 /// configured is `unknown_issuer`; one whose issuer never had keys loaded is
 /// `keys_unavailable`. Immutable and thread-safe, like `JWTVerifier`.
+///
+/// Each token is decoded and its claims read once: the claims read for routing
+/// (with the required-claim names of every route) are the ones the chosen
+/// route's policy checks. Exact issuers are found through a hashed index, so
+/// routing costs the same with one issuer as with thousands.
 public final class MultiIssuerVerifier: Sendable {
     public let store: KeyStore
     public let issuers: [IssuerConfiguration]
@@ -16,6 +21,14 @@ public final class MultiIssuerVerifier: Sendable {
     private let routes: [JWTVerifier]
     private let patterns: [IssuerPattern]
     private let hasTemplates: Bool
+    private let index: IssuerRouteIndex
+    /// The required-claim names of all routes, read in the one pass over the
+    /// claims; nil when there are more than a pass can track (64), and then a
+    /// route with required claims reads the claims again with its own.
+    private let requiredNames: [[UInt8]]?
+    private let requiredKeys: [JSONNameKey]
+    /// Per route: the position in `requiredNames` of each of its required claims.
+    private let requiredMaps: [[Int]]
 
     public init(
         store: KeyStore, issuers: [IssuerConfiguration], clock: any JWTClock = SystemClock(),
@@ -35,6 +48,19 @@ public final class MultiIssuerVerifier: Sendable {
                 resolution: .store(store, IssuerID(config.keyIssuer)), keys: JWKSet(keys: []),
                 policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
         }
+        self.index = IssuerRouteIndex(patterns)
+        var names: [[UInt8]] = []
+        var positions: [[UInt8]: Int] = [:]
+        self.requiredMaps = routes.map { route in
+            route.compiled.requiredClaims.map { name in
+                if let at = positions[name] { return at }
+                names.append(name)
+                positions[name] = names.count - 1
+                return names.count - 1
+            }
+        }
+        self.requiredNames = names.count <= 64 ? names : nil
+        self.requiredKeys = names.count <= 64 ? names.map { JSONNameKey(bytes: $0) } : []
     }
 
     /// The verifier that handles tokens whose `iss` is exactly `issuer` (and `tid`, for templates).
@@ -57,8 +83,68 @@ public final class MultiIssuerVerifier: Sendable {
     }
 
     /// Zero-copy form: the `VerifiedToken` is valid only inside `body`.
+    ///
+    /// The payload is decoded into per-thread scratch and its claims read once;
+    /// then the route is chosen, and (with a cache) a cached verification is
+    /// tried before the header and signature are decoded and checked.
     public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
-        try routes[route(token)].verify(token, body)
+        guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
+        let jws = try CompactJWS(token)
+        guard let payloadCount = Base64URL.decodedCount(jws.payload.count),
+            let headerCount = Base64URL.decodedCount(jws.header.count),
+            let signatureCount = Base64URL.decodedCount(jws.signature.count)
+        else { throw JWTError(.malformed, "segment length is not valid base64url") }
+        return try ThreadScratch.withBuffer(count: payloadCount + headerCount + signatureCount) {
+            (scratch, contexts) throws(JWTError) -> R in
+            guard Base64URL.decode(jws.payload, into: scratch) != nil else {
+                throw JWTError(.malformed, "segment is not canonical base64url")
+            }
+            let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
+            var claims = try RegisteredClaims.read(payload, required: requiredKeys, requiredNames: requiredNames ?? [])
+            let r = try route(claims, payload)
+            let verifier = routes[r]
+            claims = try requiredClaims(of: r, claims, payload)
+
+            var hash: UInt64 = 0
+            let cache = verifier.cache.flatMap { token.count <= $0.configuration.maxTokenSize ? $0 : nil }
+            if let cache {
+                hash = cache.hash(token)
+                if let hit = try verifier.verifyCached(token, hash: hash, cache: cache, body) { return hit }
+            }
+            let headerJSON = UnsafeRawBufferPointer(start: scratch + payloadCount, count: headerCount)
+            let signature = UnsafeRawBufferPointer(start: scratch + payloadCount + headerCount, count: signatureCount)
+            guard Base64URL.decode(jws.header, into: scratch + payloadCount) != nil,
+                Base64URL.decode(jws.signature, into: scratch + payloadCount + headerCount) != nil
+            else { throw JWTError(.malformed, "segment is not canonical base64url") }
+            let (header, key) = try verifier.checkSignature(
+                jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
+            try verifier.compiled.check(claims, in: payload, now: verifier.clock.now())
+            let verified = VerifiedToken(
+                algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
+                kidSpan: header.kid)
+            cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)
+            return body(verified)
+        }
+    }
+
+    /// `claims` with route `r`'s required claims marked as that route's policy numbers them.
+    @inline(__always)
+    private func requiredClaims(
+        of r: Int, _ claims: RegisteredClaims, _ payload: UnsafeRawBufferPointer
+    ) throws(JWTError) -> RegisteredClaims {
+        let map = requiredMaps[r]
+        guard !map.isEmpty else { return claims }
+        guard requiredNames != nil else {
+            let compiled = routes[r].compiled
+            return try RegisteredClaims.read(
+                payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+        }
+        var mine = claims
+        mine.requiredPresent = 0
+        for (i, at) in map.enumerated() where claims.requiredPresent & (1 << UInt64(at)) != 0 {
+            mine.requiredPresent |= 1 << UInt64(i)
+        }
+        return mine
     }
 
     /// Verifies a JWT and reports only the outcome.
@@ -76,53 +162,41 @@ public final class MultiIssuerVerifier: Sendable {
         return token.withUTF8 { check(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The index of the route for the token's `iss`. The payload is decoded into
-    /// per-thread scratch, released before the issuer's verifier runs.
-    private func route(_ token: UnsafeRawBufferPointer) throws(JWTError) -> Int {
-        guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
-        let jws = try CompactJWS(token)
-        guard let payloadCount = Base64URL.decodedCount(jws.payload.count) else {
-            throw JWTError(.malformed, "segment length is not valid base64url")
+    /// The index of the route for the token's `iss` (`claims` read from `payload`).
+    private func route(_ claims: RegisteredClaims, _ payload: UnsafeRawBufferPointer) throws(JWTError) -> Int {
+        guard let iss = claims.iss else {
+            throw JWTError(.missingClaim, "iss is required to choose the issuer's keys")
         }
-        return try ThreadScratch.withBuffer(count: payloadCount) { (scratch, _) throws(JWTError) -> Int in
-            guard Base64URL.decode(jws.payload, into: scratch) != nil else {
-                throw JWTError(.malformed, "segment is not canonical base64url")
+        let bytes = payload.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if !iss.escaped, !hasTemplates {
+            return try match(UnsafeRawBufferPointer(start: bytes + iss.start, count: iss.count), tid: nil)
+        }
+        // Decoded on the stack: escapes resolved, then the `tid` claim for templates.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTemplatedIssuerLength) {
+            (issBuffer) throws(JWTError) -> Int in
+            guard let n = JSONString.decode(iss, in: bytes, into: issBuffer.baseAddress!, capacity: issBuffer.count)
+            else {
+                throw JWTError(.unknownIssuer, "iss is not a configured issuer")
             }
-            let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
-            let claims = try RegisteredClaims.read(payload, required: [], requiredNames: [])
-            guard let iss = claims.iss else {
-                throw JWTError(.missingClaim, "iss is required to choose the issuer's keys")
-            }
-            let bytes = scratch.assumingMemoryBound(to: UInt8.self)
-            if !iss.escaped, !hasTemplates {
-                return try match(UnsafeRawBufferPointer(start: bytes + iss.start, count: iss.count), tid: nil)
-            }
-            // Decoded on the stack: escapes resolved, then the `tid` claim for templates.
-            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTemplatedIssuerLength) {
-                (issBuffer) throws(JWTError) -> Int in
-                guard let n = JSONString.decode(iss, in: bytes, into: issBuffer.baseAddress!, capacity: issBuffer.count)
+            let decodedIss = UnsafeRawBufferPointer(start: issBuffer.baseAddress, count: n)
+            guard hasTemplates else { return try match(decodedIss, tid: nil) }
+            let tid = try Self.tenant(in: payload)
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTenantLength) {
+                (tidBuffer) throws(JWTError) -> Int in
+                guard let tid,
+                    let m = JSONString.decode(tid, in: bytes, into: tidBuffer.baseAddress!, capacity: tidBuffer.count)
                 else {
-                    throw JWTError(.unknownIssuer, "iss is not a configured issuer")
+                    return try match(decodedIss, tid: nil)
                 }
-                let decodedIss = UnsafeRawBufferPointer(start: issBuffer.baseAddress, count: n)
-                guard hasTemplates else { return try match(decodedIss, tid: nil) }
-                let tid = try Self.tenant(in: payload)
-                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: IssuerPattern.maxTenantLength) {
-                    (tidBuffer) throws(JWTError) -> Int in
-                    guard let tid,
-                        let m = JSONString.decode(
-                            tid, in: bytes, into: tidBuffer.baseAddress!, capacity: tidBuffer.count)
-                    else {
-                        return try match(decodedIss, tid: nil)
-                    }
-                    return try match(decodedIss, tid: UnsafeRawBufferPointer(start: tidBuffer.baseAddress, count: m))
-                }
+                return try match(decodedIss, tid: UnsafeRawBufferPointer(start: tidBuffer.baseAddress, count: m))
             }
         }
     }
 
+    /// Exact issuers through the index, then templates in order (exact ones come first in `patterns`).
     private func match(_ iss: UnsafeRawBufferPointer, tid: UnsafeRawBufferPointer?) throws(JWTError) -> Int {
-        for i in patterns.indices where patterns[i].matches(iss: iss, tid: tid) { return i }
+        if let r = index.route(iss, patterns: patterns) { return r }
+        for i in patterns.indices where patterns[i].isTemplate && patterns[i].matches(iss: iss, tid: tid) { return i }
         throw JWTError(.unknownIssuer, "iss is not a configured issuer")
     }
 
