@@ -124,7 +124,9 @@ enum KeyListing {
                 do {
                     let key = try VerificationKey(pem: member.value.stringValue ?? "", kid: member.name)
                     entries.append(
-                        Entry(kid: member.name, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue)))
+                        Entry(
+                            kid: member.name, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue),
+                            thumbprint: JWKThumbprint.sha256(key)))
                 } catch {
                     entries.append(Entry(kid: member.name, refusal: error.reason))
                 }
@@ -152,7 +154,8 @@ enum KeyListing {
             let key = try VerificationKey(jwk: jwk)
             return Entry(
                 kid: kid, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue),
-                thumbprint: JWKThumbprint.sha256(jwk))
+                // From the JWK as published; from the key itself when the JWK has only a certificate (x5c).
+                thumbprint: JWKThumbprint.sha256(jwk) ?? JWKThumbprint.sha256(key))
         } catch {
             return Entry(kid: kid ?? error.kid, refusal: error.reason)
         }

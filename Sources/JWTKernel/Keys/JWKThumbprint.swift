@@ -13,13 +13,28 @@ public enum JWKThumbprint {
         case "OKP": required = ["crv", "kty", "x"]
         default: return nil
         }
-        var text = "{"
-        for (i, name) in required.enumerated() {
+        var members: [(name: String, value: String)] = []
+        for name in required {
             guard let value = jwk[name]?.stringValue else { return nil }
+            members.append((name, value))
+        }
+        return digest(members)
+    }
+
+    /// The thumbprint of a loaded public key, from its own key material (for keys
+    /// given as PEM or certificates, which have no JWK to hash); nil for secrets.
+    public static func sha256(_ key: VerificationKey) -> String? {
+        key.material.publicKey?.thumbprintMembers(key.type).map(digest)
+    }
+
+    /// SHA-256 of `{"name":"value",...}` over members already in lexicographic order.
+    private static func digest(_ members: [(name: String, value: String)]) -> String {
+        var text = "{"
+        for (i, member) in members.enumerated() {
             if i > 0 { text += "," }
-            JSONValue.writeString(name, to: &text)
+            JSONValue.writeString(member.name, to: &text)
             text += ":"
-            JSONValue.writeString(value, to: &text)
+            JSONValue.writeString(member.value, to: &text)
         }
         text += "}"
         var digest = [UInt8](repeating: 0, count: 64)
