@@ -84,7 +84,7 @@ step() {  # step NAME LOG command...
 # library's threads verifying through jwtk_* while keys reload. The rest are single-threaded, and
 # TSan multiplies their run time for nothing. (A test added elsewhere that starts threads belongs
 # in this filter.)
-TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests\.testConcurrent|AttackSuiteTests\.testCached|JWTKernelCTests\.ConcurrencyTests|KeyRotationStressTests|KeyRefresherThreadTests'}
+TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests\.testConcurrent|AttackSuiteTests\.testCached|JWTKernelCTests\.ConcurrencyTests|KeyRotationStressTests|KeyRefresherThreadTests|KeyStoreReadPathTests\.testManyThreads|KeyStoreReadPathTests\.testAKeyRemovedOnAnotherThread'}
 
 run_sanitizer() {  # run_sanitizer address|thread SUFFIX
     local san=$1 sfx=$2

@@ -66,6 +66,10 @@ struct Row {
     var note: String?
 }
 
+if CommandLine.arguments.dropFirst().first == "key-store-scale" {
+    try KeyStoreScale.main(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let benchmarksDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
@@ -257,6 +261,15 @@ if options.extras {
     }
 }
 
+// The key store at scale (issue 8): 1 issuer against 10,000, with refreshes beside.
+var scale: KeyStoreScale.Report?
+if options.extras {
+    scale = try KeyStoreScale.run(
+        seconds: options.seconds * 2, rounds: options.rounds,
+        algs: ["HS256", "RS256"].filter { options.algs?.contains($0) ?? true })
+    KeyStoreScale.print(scale!)
+}
+
 // results.json: measured cells only; unsupported and not-yet-available cells are left out.
 let outPath =
     options.out
@@ -282,7 +295,8 @@ if let outPath {
     let json =
         "{\"machine\":{\"cores\":\(cores),\"cpu\":\(jsonString(cpu))},\"results\":[\n"
         + results.joined(separator: ",\n") + "\n],\"sweep\":[\n" + sweepJSON.joined(separator: ",\n")
-        + "\n],\"stages\":[\n" + stagesJSON.joined(separator: ",\n") + "\n]}\n"
+        + "\n],\"stages\":[\n" + stagesJSON.joined(separator: ",\n") + "\n]"
+        + (scale.map { ",\"key_store_scale\":" + KeyStoreScale.json($0) } ?? "") + "}\n"
     try FileManager.default.createDirectory(
         at: URL(fileURLWithPath: outPath).deletingLastPathComponent(), withIntermediateDirectories: true)
     try json.write(toFile: outPath, atomically: true, encoding: .utf8)

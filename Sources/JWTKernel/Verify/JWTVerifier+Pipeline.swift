@@ -40,7 +40,8 @@ extension JWTVerifier {
             let payload = UnsafeRawBufferPointer(start: scratch + headerCount, count: payloadCount)
             let signature = UnsafeRawBufferPointer(start: scratch + headerCount + payloadCount, count: signatureCount)
 
-            let (header, key) = try checkSignature(jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
+            let (header, key) = try checkSignature(
+                jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
             return try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
         }
     }
