@@ -83,8 +83,9 @@ step() {  # step NAME LOG command...
 # concurrent verification, the key store's rotation stress and refresher thread, and the C
 # library's threads verifying through jwtk_* while keys reload. The rest are single-threaded, and
 # TSan multiplies their run time for nothing. (A test added elsewhere that starts threads belongs
-# in this filter.)
-TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests\.testConcurrent|AttackSuiteTests\.testCached|JWTKernelCTests\.ConcurrencyTests|KeyRotationStressTests|KeyRefresherThreadTests|KeyStoreReadPathTests\.testManyThreads|KeyStoreReadPathTests\.testAKeyRemovedOnAnotherThread'}
+# in this filter. XCTest names tests Module.Class/method, so a method is matched as Class.method, where
+# the dot is the regex's any-character: a literal \. would match nothing.)
+TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests.testConcurrent|AttackSuiteTests.testCached|JWTKernelCTests.ConcurrencyTests|KeyRotationStressTests|KeyRefresherThreadTests|KeyStoreReadPathTests.testManyThreads|KeyStoreReadPathTests.testAKeyRemovedOnAnotherThread|KeyStoreReadPathTests.testALookupNested'}
 
 run_sanitizer() {  # run_sanitizer address|thread SUFFIX
     local san=$1 sfx=$2
