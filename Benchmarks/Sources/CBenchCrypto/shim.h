@@ -1,2 +1,3 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/rsa.h>  /* key-store scale: RSA key generation */

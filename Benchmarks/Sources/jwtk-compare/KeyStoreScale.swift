@@ -16,6 +16,9 @@ enum KeyStoreScale {
         let alg: String
         let issuers: Int
         let keys: Int
+        /// The tokens' issuers and keys: 1 / 2 (the same tokens on every store), or all of them.
+        let tokenIssuers: Int
+        let tokenKeys: Int
         let result: Measurement
     }
 
@@ -41,26 +44,17 @@ enum KeyStoreScale {
         let store: KeyStore
         let verifier: MultiIssuerVerifier
         let sets: [JWKSet]
-        let tokens: [UInt8]
-        let offsets: [Int]
         // Safety: only the refresher thread touches `next`.
         var next = 0
 
-        init(store: KeyStore, sets: [JWKSet], tokens: [String]) {
+        init(store: KeyStore, sets: [JWKSet]) {
             self.store = store
             self.sets = sets
-            let policy = ClaimsPolicy(algorithms: [.hs256, .rs256], audiences: [KeyStoreScale.aud])
+            let policy = ClaimsPolicy(algorithms: AlgorithmSet([.hs256, .rs256]), audiences: [KeyStoreScale.aud])
             verifier = MultiIssuerVerifier(
                 store: store,
                 issuers: sets.indices.map { IssuerConfiguration(issuer: KeyStoreScale.issuer($0), policy: policy) },
                 clock: FixedClock(KeyStoreScale.now))
-            var bytes: [UInt8] = [], offsets = [0]
-            for t in tokens {
-                bytes += Array(t.utf8)
-                offsets.append(bytes.count)
-            }
-            self.tokens = bytes
-            self.offsets = offsets
         }
 
         /// Republishes the next issuer's keys: a new stripe snapshot, as a refresh makes.
@@ -69,9 +63,15 @@ enum KeyStoreScale {
             next = (next + 1) % sets.count
         }
 
-        var runner: Runner {
-            { [self] n in
-                tokens.withUnsafeBytes { all in
+        /// Verifies `tokens` in turn (`tokenCount`, a power of two, of them).
+        func runner(_ tokens: [String]) -> Runner {
+            var bytes: [UInt8] = [], offsets = [0]
+            for t in tokens {
+                bytes += Array(t.utf8)
+                offsets.append(bytes.count)
+            }
+            return { [self, bytes, offsets] n in
+                bytes.withUnsafeBytes { all in
                     var ok = 0
                     for i in 0..<n {
                         let t = i & (KeyStoreScale.tokenCount - 1)
@@ -161,11 +161,10 @@ enum KeyStoreScale {
 
     /// Bytes malloc holds and the resident set, for the memory figure.
     static func memory() -> (malloc: Int, rss: Int) {
-        let info = mallinfo2()
         let pages =
             (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?
             .split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return (Int(info.uordblks + info.hblkhd), pages * Int(sysconf(Int32(_SC_PAGESIZE))))
+        return (cb_malloc_bytes_in_use(), pages * Int(sysconf(Int32(_SC_PAGESIZE))))
     }
 
     /// A store of `issuers` issuers with `keysPerIssuer` keys each (key j of issuer i: RSA
@@ -184,13 +183,18 @@ enum KeyStoreScale {
             store.publish(keys, forIssuer: issuer(i))
             sets.append(keys)
         }
+        return Scenario(store: store, sets: sets)
+    }
+
+    /// `tokenCount` tokens of issuers drawn from the first `issuers`, kids from the first `kids` of each
+    /// (1 issuer: kids in turn).
+    static func tokens(alg: String, issuers: Int, kids: Int, rsa: [RSAKey]) throws -> [String] {
         var rng = SystemRandomNumberGenerator()
-        let tokens = try (0..<tokenCount).map { serial in
+        return try (0..<tokenCount).map { serial in
             let i = issuers == 1 ? 0 : Int.random(in: 0..<issuers, using: &rng)
-            let j = issuers == 1 ? serial % keysPerIssuer : Int.random(in: 0..<keysPerIssuer, using: &rng)
+            let j = issuers == 1 ? serial % kids : Int.random(in: 0..<kids, using: &rng)
             return try token(alg: alg, issuer: i, kid: j, serial: serial, rsa: rsa)
         }
-        return Scenario(store: store, sets: sets, tokens: tokens)
     }
 
     // MARK: Run
@@ -198,7 +202,8 @@ enum KeyStoreScale {
     static func run(seconds: Double, rounds: Int, algs: [String]) throws -> Report {
         var report = Report()
         let rsa = algs.contains("RS256") ? try (0..<8).map { _ in try RSAKey() } : []
-        var scenarios: [(alg: String, issuers: Int, keys: Int, scenario: Scenario)] = []
+        var stores: [Scenario] = []
+        var cells: [(alg: String, issuers: Int, keys: Int, tokenIssuers: Int, tokenKeys: Int, runner: Runner)] = []
         for alg in algs {
             let small = try scenario(alg: alg, issuers: 1, keysPerIssuer: 2, rsa: rsa)
             let before = memory()
@@ -212,13 +217,22 @@ enum KeyStoreScale {
                 report.rsaKeyMallocBytes = Double(after.malloc - before.malloc) / n
                 report.rsaKeyRSSBytes = Double(after.rss - before.rss) / n
             }
-            scenarios.append((alg, 1, 2, small))
-            scenarios.append((alg, largeIssuers, largeIssuers * keysPerIssuer, large))
+            stores += [small, large]
+            let hot = try tokens(alg: alg, issuers: 1, kids: 2, rsa: rsa)
+            let spread = try tokens(alg: alg, issuers: largeIssuers, kids: keysPerIssuer, rsa: rsa)
+            // The same tokens on both stores (the lookup's cost), then tokens spread over every issuer and key.
+            cells.append((alg, 1, 2, 1, 2, small.runner(hot)))
+            cells.append((alg, largeIssuers, largeIssuers * keysPerIssuer, 1, 2, large.runner(hot)))
+            cells.append(
+                (
+                    alg, largeIssuers, largeIssuers * keysPerIssuer, largeIssuers, largeIssuers * keysPerIssuer,
+                    large.runner(spread)
+                ))
         }
 
         // The refresher: every millisecond, one publication in each store.
         let stop = AtomicCounter(), published = AtomicCounter()
-        let all = scenarios.map(\.scenario)
+        let all = stores
         let refresher = Thread {
             while stop.current == 0 {
                 for s in all { s.refreshOne() }
@@ -227,7 +241,7 @@ enum KeyStoreScale {
             }
             stop.increment()
         }
-        let timings = scenarios.map { Timing($0.scenario.runner) }
+        let timings = cells.map { Timing($0.runner) }
         refresher.start()
         let t0 = monotonicSeconds(), p0 = published.current
         for r in 0..<rounds {
@@ -237,10 +251,10 @@ enum KeyStoreScale {
         report.refreshesPerSecond = Double(published.current - p0) / (monotonicSeconds() - t0)
         stop.increment()
         while stop.current < 2 { usleep(1000) }
-        for (s, t) in zip(scenarios, timings) {
+        for (s, t) in zip(cells, timings) {
             report.rows.append(
                 Row(
-                    alg: s.alg, issuers: s.issuers, keys: s.keys,
+                    alg: s.alg, issuers: s.issuers, keys: s.keys, tokenIssuers: s.tokenIssuers, tokenKeys: s.tokenKeys,
                     result: t.result(countAllocs: cb_alloc_counting_works() != 0)))
         }
         return report
@@ -255,18 +269,21 @@ extension KeyStoreScale {
             "key store scale (MultiIssuerVerifier, route + key lookup + verify, one thread; a refresh of some issuer "
                 + "every ms beside it: \(fmt(r.refreshesPerSecond, 0)) publications/s per store):")
         Swift.print(
-            pad("alg", 7) + pad("issuers", 9, right: true) + pad("keys", 9, right: true) + pad("ops/s", 12, right: true)
+            pad("alg", 7) + pad("issuers", 9, right: true) + pad("keys", 9, right: true)
+                + pad("tokens of", 20, right: true) + pad("ops/s", 12, right: true)
                 + pad("spread", 8, right: true) + pad("allocs/op", 11, right: true)
                 + pad("vs 1 issuer", 13, right: true))
         for row in r.rows {
-            let base = r.rows.first { $0.alg == row.alg && $0.issuers == 1 }!.result.opsPerSecond
+            let base = (r.rows.first { $0.alg == row.alg && $0.issuers == 1 } ?? row).result.opsPerSecond
             Swift.print(
                 pad(row.alg, 7) + pad(String(row.issuers), 9, right: true) + pad(String(row.keys), 9, right: true)
+                    + pad("\(row.tokenIssuers) iss/\(row.tokenKeys) keys", 20, right: true)
                     + pad(fmt(row.result.opsPerSecond, 0), 12, right: true)
                     + pad(fmt(row.result.spread * 100, 0) + "%", 8, right: true)
                     + pad(row.result.allocsPerOp.map { fmt($0, 2) } ?? "-", 11, right: true)
                     + pad(fmt(row.result.opsPerSecond / base, 3) + "x", 13, right: true)
-                    + (row.issuers > 1 && row.result.opsPerSecond < 0.9 * base ? "   <- target >= 0.9x" : ""))
+                    + (row.issuers > 1 && row.tokenIssuers == 1 && row.result.opsPerSecond < 0.9 * base
+                        ? "   <- target >= 0.9x" : ""))
         }
         if let m = r.rsaKeyMallocBytes, let rss = r.rsaKeyRSSBytes, let s = r.rsaLoadSeconds {
             Swift.print(
@@ -279,6 +296,7 @@ extension KeyStoreScale {
     static func json(_ r: Report) -> String {
         let rows = r.rows.map { row in
             "    {\"alg\":\"\(row.alg)\",\"issuers\":\(row.issuers),\"keys\":\(row.keys),"
+                + "\"token_issuers\":\(row.tokenIssuers),\"token_keys\":\(row.tokenKeys),"
                 + "\"ops_per_s\":\(fmt(row.result.opsPerSecond, 1)),\"spread\":\(fmt(row.result.spread, 4)),"
                 + "\"allocs_per_op\":\(row.result.allocsPerOp.map { fmt($0, 2) } ?? "null")}"
         }
@@ -289,17 +307,18 @@ extension KeyStoreScale {
             + rows.joined(separator: ",\n") + "\n]}"
     }
 
-    /// `jwtk-compare key-store-scale [--seconds S] [--rounds N]`: this benchmark alone.
+    /// `jwtk-compare key-store-scale [--seconds S] [--rounds N] [--algs HS256,RS256]`: this benchmark alone.
     static func main(_ args: [String]) throws {
-        var seconds = 5.0, rounds = 5
+        var seconds = 5.0, rounds = 5, algs = ["HS256", "RS256"]
         var it = args.makeIterator()
         while let a = it.next() {
             switch a {
             case "--seconds": seconds = Double(it.next() ?? "") ?? seconds
             case "--rounds": rounds = Int(it.next() ?? "") ?? rounds
+            case "--algs": algs = (it.next() ?? "").split(separator: ",").map(String.init)
             default: throw BenchError("unknown argument \(a)")
             }
         }
-        print(try run(seconds: seconds, rounds: rounds, algs: ["HS256", "RS256"]))
+        print(try run(seconds: seconds, rounds: rounds, algs: algs))
     }
 }

@@ -292,11 +292,11 @@ if let outPath {
     let stagesJSON = stages.map { r in
         "    {\"alg\":\(jsonString(r.alg)),\"stage\":\(jsonString(r.stage)),\"ns\":\(fmt(r.nanoseconds, 2))}"
     }
+    let scaleJSON: String = scale.map { ",\"key_store_scale\":" + KeyStoreScale.json($0) } ?? ""
     let json =
         "{\"machine\":{\"cores\":\(cores),\"cpu\":\(jsonString(cpu))},\"results\":[\n"
         + results.joined(separator: ",\n") + "\n],\"sweep\":[\n" + sweepJSON.joined(separator: ",\n")
-        + "\n],\"stages\":[\n" + stagesJSON.joined(separator: ",\n") + "\n]"
-        + (scale.map { ",\"key_store_scale\":" + KeyStoreScale.json($0) } ?? "") + "}\n"
+        + "\n],\"stages\":[\n" + stagesJSON.joined(separator: ",\n") + "\n]" + scaleJSON + "}\n"
     try FileManager.default.createDirectory(
         at: URL(fileURLWithPath: outPath).deletingLastPathComponent(), withIntermediateDirectories: true)
     try json.write(toFile: outPath, atomically: true, encoding: .utf8)

@@ -4,7 +4,12 @@ public final class IssuerKeys: Sendable {
     public let issuer: IssuerID
     /// nil until keys were loaded once, and again after they went past their
     /// maximum staleness: tokens of this issuer are then `keys_unavailable`.
-    public let keys: JWKSet?
+    public var keys: JWKSet? { hasKeys ? keySet : nil }
+    /// The keys, empty when `hasKeys` is false. Not optional so the hot path
+    /// selects from the stored set in place (an optional would be copied out,
+    /// retaining its arrays: a shared write per verification).
+    let keySet: JWKSet
+    let hasKeys: Bool
     /// Served although the source's freshness has run out (its refreshes fail).
     public let isStale: Bool
     /// State that outlives each publication (listener, counters).
@@ -12,7 +17,8 @@ public final class IssuerKeys: Sendable {
 
     init(issuer: IssuerID, keys: JWKSet?, isStale: Bool, hooks: IssuerHooks) {
         self.issuer = issuer
-        self.keys = keys
+        self.keySet = keys ?? JWKSet(keys: [])
+        self.hasKeys = keys != nil
         self.isStale = isStale
         self.hooks = hooks
     }

@@ -15,7 +15,10 @@ import Synchronization
 /// of any other. docs/ARCHITECTURE.md (Key store) has the memory-ordering argument.
 // Safety: @unchecked only for `cellRefs`, an immutable copy of `stripes` made in init and freed in deinit.
 public final class KeyStore: @unchecked Sendable {
-    public static let defaultStripeCount = 16
+    /// Enough that a publication, which copies its stripe's entries, stays small
+    /// for stores of up to about 10,000 issuers (40 per stripe); readers keep
+    /// 16 bytes per stripe per store they read.
+    public static let defaultStripeCount = 256
 
     private let stripes: [SnapshotCell<KeyStoreStripe>]
     /// `stripes` unretained, so a lookup reaches its cell without a retain (a

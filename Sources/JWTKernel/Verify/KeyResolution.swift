@@ -18,12 +18,12 @@ enum KeyResolution: Sendable {
             // The entry is borrowed from this thread's snapshot (no lock, no retain);
             // only the selected key is returned retained.
             return try store.withEntry(issuer) { (entry) throws(JWTError) -> VerificationKey in
-                guard let entry, let keys = entry.keys else {
+                guard let entry, entry.hasKeys else {
                     throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
                 }
                 if entry.isStale { entry.hooks.staleServed.increment() }
                 do throws(JWTError) {
-                    return try keys.select(kid: kid, alg: alg)
+                    return try entry.keySet.select(kid: kid, alg: alg)
                 } catch {
                     if error.code == .unknownKid, kid != nil {
                         entry.hooks.unknownKids.increment()
@@ -39,7 +39,7 @@ enum KeyResolution: Sendable {
     func contains(_ key: VerificationKey) -> Bool {
         switch self {
         case .fixed(let keys): keys.contains(key)
-        case .store(let store, let issuer): store.withEntry(issuer) { $0?.keys?.contains(key) ?? false }
+        case .store(let store, let issuer): store.withEntry(issuer) { $0?.keySet.contains(key) ?? false }
         }
     }
 }

@@ -13,20 +13,25 @@
 /// (with the required-claim names of every route) are the ones the chosen
 /// route's policy checks. Exact issuers are found through a hashed index, so
 /// routing costs the same with one issuer as with thousands.
-public final class MultiIssuerVerifier: Sendable {
+// Safety: @unchecked only for `routeRefs`, an immutable unretained copy of `routes` made in init, freed in deinit.
+public final class MultiIssuerVerifier: @unchecked Sendable {
     public let store: KeyStore
     public let issuers: [IssuerConfiguration]
     public let maxTokenSize: Int
     /// One verifier per issuer, reading its key set from the store.
     private let routes: [JWTVerifier]
+    /// `routes` unretained: the route of a token is used without a retain (a
+    /// write to that issuer's verifier, a cold cache line, per verification).
+    private let routeRefs: UnsafeMutablePointer<Unmanaged<JWTVerifier>>
     private let patterns: [IssuerPattern]
     private let hasTemplates: Bool
     private let index: IssuerRouteIndex
     /// The required-claim names of all routes, read in the one pass over the
     /// claims; nil when there are more than a pass can track (64), and then a
     /// route with required claims reads the claims again with its own.
-    private let requiredNames: [[UInt8]]?
+    private let requiredNames: [[UInt8]]
     private let requiredKeys: [JSONNameKey]
+    private let readsAllRequired: Bool
     /// Per route: the position in `requiredNames` of each of its required claims.
     private let requiredMaps: [[Int]]
 
@@ -59,9 +64,14 @@ public final class MultiIssuerVerifier: Sendable {
                 return names.count - 1
             }
         }
-        self.requiredNames = names.count <= 64 ? names : nil
-        self.requiredKeys = names.count <= 64 ? names.map { JSONNameKey(bytes: $0) } : []
+        self.readsAllRequired = names.count <= 64
+        self.requiredNames = readsAllRequired ? names : []
+        self.requiredKeys = readsAllRequired ? names.map { JSONNameKey(bytes: $0) } : []
+        self.routeRefs = .allocate(capacity: max(routes.count, 1))
+        for (i, route) in routes.enumerated() { routeRefs[i] = Unmanaged.passUnretained(route) }
     }
+
+    deinit { routeRefs.deallocate() }
 
     /// The verifier that handles tokens whose `iss` is exactly `issuer` (and `tid`, for templates).
     public func verifier(forIssuer issuer: String, tenant: String? = nil) -> JWTVerifier? {
@@ -100,31 +110,47 @@ public final class MultiIssuerVerifier: Sendable {
                 throw JWTError(.malformed, "segment is not canonical base64url")
             }
             let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
-            var claims = try RegisteredClaims.read(payload, required: requiredKeys, requiredNames: requiredNames ?? [])
+            var claims = try RegisteredClaims.read(payload, required: requiredKeys, requiredNames: requiredNames)
             let r = try route(claims, payload)
-            let verifier = routes[r]
             claims = try requiredClaims(of: r, claims, payload)
-
-            var hash: UInt64 = 0
-            let cache = verifier.cache.flatMap { token.count <= $0.configuration.maxTokenSize ? $0 : nil }
-            if let cache {
-                hash = cache.hash(token)
-                if let hit = try verifier.verifyCached(token, hash: hash, cache: cache, body) { return hit }
-            }
-            let headerJSON = UnsafeRawBufferPointer(start: scratch + payloadCount, count: headerCount)
-            let signature = UnsafeRawBufferPointer(start: scratch + payloadCount + headerCount, count: signatureCount)
-            guard Base64URL.decode(jws.header, into: scratch + payloadCount) != nil,
-                Base64URL.decode(jws.signature, into: scratch + payloadCount + headerCount) != nil
-            else { throw JWTError(.malformed, "segment is not canonical base64url") }
-            let (header, key) = try verifier.checkSignature(
-                jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
-            try verifier.compiled.check(claims, in: payload, now: verifier.clock.now())
-            let verified = VerifiedToken(
-                algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
-                kidSpan: header.kid)
-            cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)
-            return body(verified)
+            return try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
+                Result { () throws(JWTError) -> R in
+                    try verifyRouted(
+                        token, jws, verifier, claims, scratch: scratch, payloadCount: payloadCount,
+                        headerCount: headerCount, signatureCount: signatureCount, contexts: contexts, body)
+                }
+            }.get()
         }
+    }
+
+    /// The rest of `verify` once the route is known: the cache, then header, signature and policy.
+    @inline(__always)
+    private func verifyRouted<R>(
+        _ token: UnsafeRawBufferPointer, _ jws: CompactJWS, _ verifier: JWTVerifier, _ claims: RegisteredClaims,
+        scratch: UnsafeMutableRawPointer, payloadCount: Int, headerCount: Int, signatureCount: Int,
+        contexts: PKeyContextCache, _ body: (VerifiedToken) -> R
+    ) throws(JWTError) -> R {
+        let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
+
+        var hash: UInt64 = 0
+        let cache = verifier.cache.flatMap { token.count <= $0.configuration.maxTokenSize ? $0 : nil }
+        if let cache {
+            hash = cache.hash(token)
+            if let hit = try verifier.verifyCached(token, hash: hash, cache: cache, body) { return hit }
+        }
+        let headerJSON = UnsafeRawBufferPointer(start: scratch + payloadCount, count: headerCount)
+        let signature = UnsafeRawBufferPointer(start: scratch + payloadCount + headerCount, count: signatureCount)
+        guard Base64URL.decode(jws.header, into: scratch + payloadCount) != nil,
+            Base64URL.decode(jws.signature, into: scratch + payloadCount + headerCount) != nil
+        else { throw JWTError(.malformed, "segment is not canonical base64url") }
+        let (header, key) = try verifier.checkSignature(
+            jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
+        try verifier.compiled.check(claims, in: payload, now: verifier.clock.now())
+        let verified = VerifiedToken(
+            algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
+            kidSpan: header.kid)
+        cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)
+        return body(verified)
     }
 
     /// `claims` with route `r`'s required claims marked as that route's policy numbers them.
@@ -134,7 +160,7 @@ public final class MultiIssuerVerifier: Sendable {
     ) throws(JWTError) -> RegisteredClaims {
         let map = requiredMaps[r]
         guard !map.isEmpty else { return claims }
-        guard requiredNames != nil else {
+        guard readsAllRequired else {
             let compiled = routes[r].compiled
             return try RegisteredClaims.read(
                 payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)

@@ -48,4 +48,7 @@ cb_alloc_counts cb_alloc_thread_end(void);
 /* 1 if OpenSSL's allocations are told apart (its allocator hooks were installed in time). */
 int cb_alloc_openssl_apart(void);
 
+/* Bytes malloc holds for the program (mallinfo2: arena + mmapped), for memory-per-key figures. */
+size_t cb_malloc_bytes_in_use(void);
+
 #endif
