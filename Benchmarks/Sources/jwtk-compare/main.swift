@@ -11,8 +11,11 @@ struct Options {
     var fixtures: String?
     var impls: Set<String>?
     var algs: Set<String>?
+    var modes: Set<String>?
     /// The size sweep and the stage breakdown (full runs only).
     var extras = true
+    /// The size sweep among the extras (off: the stage breakdown alone, for quick iteration).
+    var sweep = true
 
     init(_ args: [String]) {
         var it = args.makeIterator()
@@ -26,15 +29,18 @@ struct Options {
             case "--rounds": rounds = Int(value(arg))!
             case "--smoke": smoke = true; extras = false
             case "--no-extras": extras = false
+            case "--no-sweep": sweep = false
             case "--out": out = value(arg)
             case "--fixtures": fixtures = value(arg)
             case "--impls": impls = Set(value(arg).split(separator: ",").map(String.init))
             case "--algs": algs = Set(value(arg).split(separator: ",").map(String.init))
+            case "--modes": modes = Set(value(arg).split(separator: ",").map(String.init))
             case "-h", "--help":
                 print(
                     """
                     usage: jwtk-compare [--seconds S] [--rounds N] [--smoke] [--out results.json]
                                         [--impls jwt-kernel,openssl-raw,openssl-floor,jwt-kit,libjwt] [--algs HS256,...]
+                                        [--modes single,batch,cached,shared] [--no-sweep]
                                         [--fixtures DIR]
                       --seconds  time per cell, split over --rounds rounds (default 2, env BENCH_SECONDS)
                       --smoke    0.2 s per cell, no results.json unless --out; exits 1 if jwt-kernel
@@ -122,7 +128,10 @@ for alg in algorithms {
             try LibJWT.runner(fixtures, alg: alg, token: $0)
         })
 }
-cells = cells.filter { (options.impls?.contains($0.impl) ?? true) && (options.algs?.contains($0.alg) ?? true) }
+cells = cells.filter {
+    (options.impls?.contains($0.impl) ?? true) && (options.algs?.contains($0.alg) ?? true)
+        && (options.modes?.contains($0.mode) ?? true)
+}
 
 /// Builds the cell's runner, checks that it accepts its token and rejects a tampered copy.
 func prepare(_ cell: Cell) -> Result<Runner, BenchError>? {
@@ -234,7 +243,7 @@ CLibrary.printRatios(cLibrary.pairedRatios(cells, seconds: options.seconds, pair
 // The size sweep and the stage breakdown.
 var sweep: [SizeSweep.Point] = []
 var stages: [StageBreakdown.Row] = []
-if options.extras {
+if options.extras && options.sweep {
     sweep = try SizeSweep.run(fixtures, seconds: options.seconds, rounds: options.rounds)
     print("size sweep (HS256, claims grow as a groups array): ns per token byte")
     print(
@@ -252,6 +261,8 @@ if options.extras {
             "linearity: ns/byte at 64 KB is \(fmt(at64.kernelNsPerByte / at4.kernelNsPerByte, 2))x ns/byte at 4 KB (target <= 1.2x)"
         )
     }
+}
+if options.extras {
     stages = try StageBreakdown.run(
         kernel, fixtures, algs: ["HS256", "RS256"].filter { options.algs?.contains($0) ?? true },
         seconds: min(options.seconds, 1.0))

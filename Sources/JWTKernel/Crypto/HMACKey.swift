@@ -36,16 +36,35 @@ struct HMACKey: @unchecked Sendable {
     }
 
     /// Verifies `tag` over `message` in constant time (for equal lengths).
+    ///
+    /// Each state is copied exactly once (into a local the hash then runs on in
+    /// place), as the OpenSSL floor does; going through `SHA2State.update`
+    /// copied the state out of and back into the enum on every call.
+    @inline(__always)
     func verify(_ message: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer) -> Bool {
-        guard tag.count == inner.outputLength else { return false }
+        guard tag.count == inner.outputLength, let input = message.baseAddress ?? tag.baseAddress else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buf in
             let innerHash = buf.baseAddress!, mac = buf.baseAddress! + 64
-            var i = inner
-            i.update(message)
-            i.finish(into: innerHash)
-            var o = outer
-            o.update(UnsafeRawBufferPointer(start: innerHash, count: i.outputLength))
-            o.finish(into: mac)
+            switch inner {
+            case .sha256(var i):
+                guard case .sha256(var o) = outer else { return false }
+                SHA256_Update(&i, input, message.count)
+                SHA256_Final(innerHash, &i)
+                SHA256_Update(&o, innerHash, 32)
+                SHA256_Final(mac, &o)
+            case .sha384(var i):
+                guard case .sha384(var o) = outer else { return false }
+                SHA384_Update(&i, input, message.count)
+                SHA384_Final(innerHash, &i)
+                SHA384_Update(&o, innerHash, 48)
+                SHA384_Final(mac, &o)
+            case .sha512(var i):
+                guard case .sha512(var o) = outer else { return false }
+                SHA512_Update(&i, input, message.count)
+                SHA512_Final(innerHash, &i)
+                SHA512_Update(&o, innerHash, 64)
+                SHA512_Final(mac, &o)
+            }
             return CRYPTO_memcmp(mac, tag.baseAddress, tag.count) == 0
         }
     }

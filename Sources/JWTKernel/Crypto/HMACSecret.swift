@@ -24,13 +24,15 @@ final class HMACSecret: @unchecked Sendable {
         secret.deallocate()
     }
 
-    @inline(__always)
-    func key(for alg: JWTAlgorithm) -> HMACKey? {
+    /// Verifies an HMAC tag with the precomputed states for `alg`, used in place
+    /// (returning the `HMACKey` by value copied both states once more per token).
+    /// Truncated tags are refused: the tag is the full hash output (RFC 7518 §3.2).
+    func verify(_ alg: JWTAlgorithm, _ message: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer) -> Bool {
         switch alg {
-        case .hs256: hs256
-        case .hs384: hs384
-        case .hs512: hs512
-        default: nil
+        case .hs256: hs256?.verify(message, tag: tag) ?? false
+        case .hs384: hs384?.verify(message, tag: tag) ?? false
+        case .hs512: hs512?.verify(message, tag: tag) ?? false
+        default: false
         }
     }
 

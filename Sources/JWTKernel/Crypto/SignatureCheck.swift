@@ -10,9 +10,7 @@ enum SignatureCheck {
         contexts: PKeyContextCache
     ) -> Bool {
         if let secret = key.material.secret {
-            // Truncated tags are refused: the tag is the full hash output (RFC 7518 §3.2).
-            guard let hmac = secret.key(for: alg) else { return false }
-            return hmac.verify(signingInput, tag: signature)
+            return secret.verify(alg, signingInput, tag: signature)
         }
         guard alg.family != .hmac, let publicKey = key.material.publicKey else { return false }
         guard signature.count == key.signatureLength else { return false }

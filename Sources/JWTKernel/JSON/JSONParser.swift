@@ -111,7 +111,7 @@ public struct JSONParser {
                 throw JWTError(.malformed, "expected member name")
             }
             let name = try parseString()
-            let key = JSONNameKey(name, in: base)
+            let key = JSONNameKey(name, in: base, readable: count)
             guard seen.insert(name, key: key, in: base) else { throw JWTError(.malformed, "duplicate member name") }
             skipWhitespace()
             guard pos < count, bytes[pos] == UInt8(ascii: ":") else { throw JWTError(.malformed, "expected ':'") }
@@ -195,40 +195,51 @@ public struct JSONParser {
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
     /// Parses a string at `pos` (on the opening quote), validating UTF-8 and escapes.
+    ///
+    /// The scan runs on a local index and stores `pos` only around the rare
+    /// escape and non-ASCII steps, so the plain-ASCII bulk is a tight loop of
+    /// 8-byte tests (`specialBytes`) with no stores.
     mutating func parseString() throws(JWTError) -> JSONSpan {
-        pos += 1
-        let start = pos
+        let bytes = self.bytes, count = self.count
+        let start = pos + 1
+        var i = start
         var escaped = false
-        while pos < count {
+        while true {
             // Eight bytes at a time: the bulk of every token's JSON is plain ASCII, and the
             // first special byte's offset comes straight from the mask.
-            while pos + 8 <= count {
-                let special = Self.specialBytes(UnsafeRawPointer(bytes + pos).loadUnaligned(as: UInt64.self))
+            while i + 8 <= count {
+                let special = Self.specialBytes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
                 if special == 0 {
-                    pos += 8
+                    i += 8
                     continue
                 }
-                pos += special.trailingZeroBitCount >> 3
+                i += special.trailingZeroBitCount >> 3
                 break
             }
-            guard pos < count else { break }
-            let b = bytes[pos]
+            guard i < count else {
+                pos = i
+                throw JWTError(.malformed, "unterminated JSON string")
+            }
+            let b = bytes[i]
             if b == UInt8(ascii: "\"") {
-                let span = JSONSpan(start: start, end: pos, kind: .string, escaped: escaped)
-                pos += 1
-                return span
+                pos = i + 1
+                return JSONSpan(start: start, end: i, kind: .string, escaped: escaped)
             } else if b == UInt8(ascii: "\\") {
                 escaped = true
+                pos = i
                 try parseEscape()
+                i = pos
             } else if b < 0x20 {
+                pos = i
                 throw JWTError(.malformed, "control character in JSON string")
             } else if b < 0x80 {
-                pos += 1
+                i += 1
             } else {
+                pos = i
                 try parseUTF8Sequence()
+                i = pos
             }
         }
-        throw JWTError(.malformed, "unterminated JSON string")
     }
 
     /// The high bit of each of 8 bytes (little-endian) that may end the plain

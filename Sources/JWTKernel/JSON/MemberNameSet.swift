@@ -1,46 +1,49 @@
 /// Member names seen so far in one object, for duplicate detection.
 ///
 /// Ordinary objects (up to 32 names) allocate nothing: the keys live in fixed
-/// inline buffers, and a 128-bit Bloom filter over them skips the scan for
-/// almost every new name. Larger objects move to an open-addressing hash
-/// table, so a hostile token of thousands of members costs O(n), never O(n²).
-/// A duplicate is decided on the decoded names: exact keys settle it, long
-/// names are compared in full on a key match.
+/// inline buffers, found through a 64-slot open-addressing table of one-byte
+/// indices (at most half full, so a probe ends within a few slots and zeroing
+/// the table costs one cache line). Larger objects move on to an
+/// open-addressing hash table on the heap, so a hostile token of thousands of
+/// members costs O(n), never O(n²). A duplicate is decided on the decoded
+/// names: exact keys settle it, long names are compared in full on a key match.
+///
+/// Every method mutates or is inlined: a large struct passed by value to a
+/// helper was copied (memcpy) on each call, which cost more than the lookup.
 struct MemberNameSet {
     private static let inlineCapacity = 32
+    /// Slot -> index of the name in `keys` plus one; 0: empty.
+    private var table = InlineArray<64, UInt8>(repeating: 0)
     private var keys = InlineArray<32, UInt64>(repeating: 0)
     /// `start << 32 | end` of each inline name (larger offsets go to the table).
     private var spans = InlineArray<32, UInt64>(repeating: 0)
     private var inlineCount = 0
-    private var bloomLow: UInt64 = 0, bloomHigh: UInt64 = 0
-    private var large = LargeNameTable()
+    private var large: LargeNameTable?
 
     /// Adds `name`, whose key is `key`; false if an equal name was already there.
     mutating func insert(_ name: JSONSpan, key: JSONNameKey, in bytes: UnsafePointer<UInt8>) -> Bool {
         let k = key.value
-        let slot = (k &* 0x9E37_79B9_7F4A_7C15) >> 57  // 7 bits: one of 128
-        let bit: UInt64 = 1 << (slot & 63)
-        let maybeInline = slot < 64 ? bloomLow & bit != 0 : bloomHigh & bit != 0
-        if maybeInline, inlineContains(name, key: key, in: bytes) { return false }
+        var slot = Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> 58)  // 6 bits: one of 64
+        // At most 32 of the 64 slots are taken, so the probe always reaches an empty slot.
+        while table[slot] != 0 {
+            let i = Int(table[slot]) - 1
+            if keys[i] == k {
+                if key.isExact { return false }
+                let earlier = JSONSpan(
+                    start: Int(spans[i] >> 32), end: Int(spans[i] & 0xFFFF_FFFF), kind: .string, escaped: true)
+                if JSONString.equals(earlier, name, in: bytes) { return false }
+            }
+            slot = (slot + 1) & 63
+        }
         if inlineCount < Self.inlineCapacity, name.end <= Int(UInt32.max) {
-            if slot < 64 { bloomLow |= bit } else { bloomHigh |= bit }
             keys[inlineCount] = k
             spans[inlineCount] = UInt64(name.start) << 32 | UInt64(name.end)
             inlineCount += 1
+            table[slot] = UInt8(truncatingIfNeeded: inlineCount)
             return true
         }
-        return large.insert(name, key: key, in: bytes)
-    }
-
-    private func inlineContains(_ name: JSONSpan, key: JSONNameKey, in bytes: UnsafePointer<UInt8>) -> Bool {
-        let k = key.value
-        for i in 0..<inlineCount where keys[i] == k {
-            if key.isExact { return true }
-            let earlier = JSONSpan(
-                start: Int(spans[i] >> 32), end: Int(spans[i] & 0xFFFF_FFFF), kind: .string, escaped: true)
-            if JSONString.equals(earlier, name, in: bytes) { return true }
-        }
-        return false
+        if large == nil { large = LargeNameTable() }
+        return large!.insert(name, key: key, in: bytes)
     }
 }
 

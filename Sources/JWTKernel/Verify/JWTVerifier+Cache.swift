@@ -1,15 +1,15 @@
 /// The verified-token cache's hit path.
 extension JWTVerifier {
     /// A cache hit, re-checked: the full token must match, the key must still be
-    /// trusted and the time claims must still hold.
-    func verifyCached<R>(
+    /// trusted and the time claims must still hold. False: not a hit (`body` not called).
+    func verifyCached(
         _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
-        _ body: (VerifiedToken) -> R
-    ) throws(JWTError) -> R? {
-        guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return nil }
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) -> Bool {
+        guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return false }
         guard resolution.contains(entry.key) else {
             cache.remove(token, hash: hash)
-            return nil
+            return false
         }
         do throws(JWTError) {
             try compiled.checkTimes(entry.claims, now: clock.now())
@@ -18,16 +18,17 @@ extension JWTVerifier {
             throw error
         }
         // `entry` holds the immutable bytes for the duration of `body`.
-        return entry.bytes.withUnsafeBytes { stored in
+        entry.bytes.withUnsafeBytes { stored in
             let headerStart = stored.baseAddress! + entry.tokenCount
             let header = UnsafeRawBufferPointer(start: headerStart, count: entry.headerCount)
             let claims = UnsafeRawBufferPointer(
                 start: headerStart + entry.headerCount,
                 count: stored.count - entry.tokenCount - entry.headerCount)
-            return body(
+            body(
                 VerifiedToken(
                     algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
                     claims: entry.claims, kidSpan: entry.kidSpan))
         }
+        return true
     }
 }

@@ -1,11 +1,11 @@
 /// The full verification pipeline, in the order docs/ARCHITECTURE.md describes.
 extension JWTVerifier {
-    func verifyInFull<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
-        try withVerifiedSignature(token) { (parts) throws(JWTError) -> R in
+    func verifyInFull(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
+        try withVerifiedSignature(token) { (parts) throws(JWTError) in
             let claims = try RegisteredClaims.read(
                 parts.payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
             try compiled.check(claims, in: parts.payload, now: clock.now())
-            return body(
+            body(
                 VerifiedToken(
                     algorithm: parts.header.alg, key: parts.key, header: parts.headerJSON,
                     claimsJSON: parts.payload, claims: claims, kidSpan: parts.header.kid))
@@ -20,9 +20,11 @@ extension JWTVerifier {
     }
 
     /// Everything up to and including the signature, with decoded segments in scratch memory.
-    func withVerifiedSignature<R>(
-        _ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> R
-    ) throws(JWTError) -> R {
+    /// Not generic (the result goes out through `body`'s captures): the hot path must not
+    /// look up generic metadata per token.
+    func withVerifiedSignature(
+        _ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> Void
+    ) throws(JWTError) {
         guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
         let jws = try CompactJWS(token)
         guard let headerCount = Base64URL.decodedCount(jws.header.count),
@@ -30,8 +32,8 @@ extension JWTVerifier {
             let signatureCount = Base64URL.decodedCount(jws.signature.count)
         else { throw JWTError(.malformed, "segment length is not valid base64url") }
 
-        return try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) {
-            (scratch, contexts) throws(JWTError) -> R in
+        try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) {
+            (scratch, contexts) throws(JWTError) in
             guard Base64URL.decode(jws.header, into: scratch) != nil,
                 Base64URL.decode(jws.payload, into: scratch + headerCount) != nil,
                 Base64URL.decode(jws.signature, into: scratch + headerCount + payloadCount) != nil
@@ -42,7 +44,7 @@ extension JWTVerifier {
 
             let (header, key) = try checkSignature(
                 jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
-            return try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
+            try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
         }
     }
 
@@ -70,6 +72,7 @@ extension JWTVerifier {
     }
 
     /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.
+    @inline(__always)
     private func withKid<R>(
         _ header: JOSEHeader, _ json: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer?) throws(JWTError) -> R

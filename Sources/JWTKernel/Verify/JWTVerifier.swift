@@ -66,22 +66,36 @@ public final class JWTVerifier: Sendable {
 
     /// Verifies a JWT given as bytes and lends the result to `body` without
     /// copying or allocating; the `VerifiedToken` is valid only inside `body`.
+    ///
+    /// Inlinable so that it is specialised in the caller: the pipeline behind
+    /// it is not generic, and an unspecialised generic call looked up generic
+    /// metadata and copied values through witness tables on every token.
+    @inlinable
     public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
+        var result: R? = nil
+        try verifyLending(token) { result = body($0) }
+        // verifyLending calls its body exactly once whenever it returns without throwing.
+        return result!
+    }
+
+    /// `verify` without a result type: calls `body` once on success.
+    @usableFromInline
+    func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
         guard let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
             return try verifyInFull(token, body)
         }
         let hash = cache.hash(token)
-        if let hit = try verifyCached(token, hash: hash, cache: cache, body) { return hit }
-        return try verifyInFull(token) { verified in
+        if try verifyCached(token, hash: hash, cache: cache, body) { return }
+        try verifyInFull(token) { verified in
             cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
-            return body(verified)
+            body(verified)
         }
     }
 
     /// Verifies a JWT and reports only the outcome (what a gateway's check needs).
     public func check(_ token: UnsafeRawBufferPointer) -> JWTError? {
         do {
-            try verify(token) { _ in () }
+            try verifyLending(token) { _ in }
             return nil
         } catch {
             return error
