@@ -9,6 +9,9 @@
    code, so the two paths cannot disagree on what is valid. */
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Decodes whole 4-character base64url (RFC 4648 §5) groups from the start of
    src[0..<n] into dst, stopping early enough that the caller's scalar code
@@ -19,6 +22,34 @@
    decodedCount(n) bytes). Sets *invalid to 1 if a consumed character is
    outside the URL-safe alphabet (the output is then meaningless). */
 size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid);
+
+/* How many leading bytes of p[0..<n] are plain JSON string content: not a
+   quote, a backslash, a control character (< 0x20) or a non-ASCII byte
+   (>= 0x80). Looks at whole 16-byte blocks only, so it reads nothing outside
+   p[0..<n]; the result is exact when it stops at a special byte, and
+   otherwise fewer than 16 bytes are left for the caller's own loop. Every
+   decision about a special byte stays with the caller: this only skips bytes
+   that need none. Inline, so the Swift caller pays no call per string. SSE2
+   is part of x86-64, so there is nothing to dispatch on. */
+static inline size_t jkernel_json_plain_prefix(const uint8_t *p, size_t n) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+    while (n - i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" also catches every non-ASCII byte. */
+        __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                       _mm_cmplt_epi8(v, space));
+        unsigned mask = (unsigned)_mm_movemask_epi8(special);
+        if (mask != 0) return i + (size_t)__builtin_ctz(mask);
+        i += 16;
+    }
+#else
+    (void)p;
+    (void)n;
+#endif
+    return i;
+}
 
 /* Which vector unit the calls above use: 2 AVX2, 1 SSSE3, 0 none. */
 int jkernel_simd_level(void);

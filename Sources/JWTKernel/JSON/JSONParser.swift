@@ -1,3 +1,5 @@
+internal import CJWTKernelSIMD
+
 /// An RFC 8259-strict JSON reader over bytes it does not own.
 ///
 /// It validates as it goes (UTF-8, escapes including surrogate pairs, the
@@ -117,7 +119,8 @@ public struct JSONParser {
             guard pos < count, bytes[pos] == UInt8(ascii: ":") else { throw JWTError(.malformed, "expected ':'") }
             pos += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
+            // Strings, the commonest value, without the dispatch call.
+            let value = pos < count && bytes[pos] == UInt8(ascii: "\"") ? try parseString() : try parseValue(depth: depth)
             try body(name, key, value)
             skipWhitespace()
             guard pos < count else { throw JWTError(.malformed, "unterminated object") }
@@ -198,16 +201,22 @@ public struct JSONParser {
     ///
     /// The scan runs on a local index and stores `pos` only around the rare
     /// escape and non-ASCII steps, so the plain-ASCII bulk is a tight loop of
-    /// 8-byte tests (`specialBytes`) with no stores.
+    /// vector tests with no stores. Inlined where member names and string
+    /// values are read, so `pos` can stay in a register.
+    @inline(__always)
     mutating func parseString() throws(JWTError) -> JSONSpan {
         let bytes = self.bytes, count = self.count
         let start = pos + 1
         var i = start
         var escaped = false
         while true {
-            // Eight bytes at a time: the bulk of every token's JSON is plain ASCII, and the
-            // first special byte's offset comes straight from the mask.
-            while i + 8 <= count {
+            // Sixteen bytes at a time (SSE2), then eight (`specialBytes`) for what is left: the bulk
+            // of every token's JSON is plain ASCII, and the first special byte's offset comes
+            // straight from the mask. Both only skip plain bytes; every other byte is decided below.
+            i += jkernel_json_plain_prefix(bytes + i, count - i)
+            // With 16 or more bytes left the vector scan stopped exactly on a special byte;
+            // otherwise the 8-byte test covers the last few.
+            while count - i < 16, i + 8 <= count {
                 let special = Self.specialBytes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
                 if special == 0 {
                     i += 8
@@ -240,6 +249,13 @@ public struct JSONParser {
                 i = pos
             }
         }
+    }
+
+    /// How many leading bytes of `buffer` the vector scan skips as plain string
+    /// content (`jkernel_json_plain_prefix`), for the differential tests and `FuzzJSON`.
+    public static func plainPrefixLength(_ buffer: UnsafeRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        return jkernel_json_plain_prefix(base.assumingMemoryBound(to: UInt8.self), buffer.count)
     }
 
     /// The high bit of each of 8 bytes (little-endian) that may end the plain
