@@ -4,11 +4,16 @@ import Glibc
 
 /// One cached verification, immutable: a reference can be used outside the
 /// shard lock while another thread evicts the slot.
-final class CacheEntry: Sendable {
+///
+/// The bytes live in memory the entry allocates (not an Array), so a hit reads
+/// them through the entry it already holds, without retaining an array buffer.
+// Safety: @unchecked because of the raw buffer `bytes`: written only in init, read-only until deinit frees it, and
+// every reader holds a reference to the entry.
+final class CacheEntry: @unchecked Sendable {
     let hash: UInt64
     let policy: UInt64
     /// token ++ decoded header ++ decoded claims.
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     let tokenCount: Int
     let headerCount: Int
     let algorithm: JWTAlgorithm
@@ -19,7 +24,13 @@ final class CacheEntry: Sendable {
     init(token: UnsafeRawBufferPointer, hash: UInt64, policy: UInt64, verified: VerifiedToken) {
         self.hash = hash
         self.policy = policy
-        self.bytes = Array(token) + Array(verified.header) + Array(verified.claimsJSON)
+        let total = token.count + verified.header.count + verified.claimsJSON.count
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(total, 1), alignment: 16)
+        storage.copyMemory(from: token)
+        UnsafeMutableRawBufferPointer(rebasing: storage[token.count...]).copyMemory(from: verified.header)
+        UnsafeMutableRawBufferPointer(rebasing: storage[(token.count + verified.header.count)...])
+            .copyMemory(from: verified.claimsJSON)
+        self.bytes = UnsafeRawBufferPointer(rebasing: storage[0..<total])
         self.tokenCount = token.count
         self.headerCount = verified.header.count
         self.algorithm = verified.algorithm
@@ -28,10 +39,11 @@ final class CacheEntry: Sendable {
         self.kidSpan = verified.kidSpan
     }
 
+    deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress!).deallocate() }
+
     /// The full token, byte for byte: the hash only chose the slot.
     @inline(__always)
     func holds(_ token: UnsafeRawBufferPointer) -> Bool {
-        tokenCount == token.count
-            && bytes.withUnsafeBytes { memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }
+        tokenCount == token.count && (token.isEmpty || memcmp(bytes.baseAddress!, token.baseAddress!, token.count) == 0)
     }
 }

@@ -18,12 +18,12 @@ extension JWTVerifier {
             throw error
         }
         // `entry` holds the immutable bytes for the duration of `body`.
-        entry.bytes.withUnsafeBytes { stored in
-            let headerStart = stored.baseAddress! + entry.tokenCount
-            let header = UnsafeRawBufferPointer(start: headerStart, count: entry.headerCount)
-            let claims = UnsafeRawBufferPointer(
-                start: headerStart + entry.headerCount,
-                count: stored.count - entry.tokenCount - entry.headerCount)
+        let stored = entry.bytes
+        let headerStart = stored.baseAddress! + entry.tokenCount
+        let header = UnsafeRawBufferPointer(start: headerStart, count: entry.headerCount)
+        let claims = UnsafeRawBufferPointer(
+            start: headerStart + entry.headerCount, count: stored.count - entry.tokenCount - entry.headerCount)
+        withExtendedLifetime(entry) {
             body(
                 VerifiedToken(
                     algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
