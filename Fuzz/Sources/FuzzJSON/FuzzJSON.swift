@@ -13,6 +13,9 @@
 //      accepted names are distinct.
 //   5. Foundation's JSONSerialization accepts the same documents except for the documented
 //      strictness, and reads the same values (FoundationOracle.swift).
+//   6. The 16-byte string scan (JSONParser.plainPrefixLength) skips only plain bytes and stops
+//      exactly at the first special one, or short of the end with under 16 bytes left, from
+//      every starting offset (against a byte loop).
 import FuzzSupport
 @_spi(Internals) import JWTKernel
 
@@ -42,6 +45,9 @@ func checkJSON(_ raw: UnsafeRawBufferPointer) {
     if case .success(let span) = doc {
         require(span.start >= 0 && span.start <= span.end && span.end <= raw.count, "span \(span) outside the buffer")
     }
+
+    // 6.
+    checkPlainPrefix(raw)
 
     // 5.
     checkAgainstFoundation(raw, ours: try? value.get())
@@ -219,3 +225,13 @@ extension Result {
     static func main() { FuzzReplay.run("FuzzJSON", fuzzJSON) }
 }
 #endif
+
+func checkPlainPrefix(_ raw: UnsafeRawBufferPointer) {
+    for offset in 0..<min(raw.count, 48) {
+        let tail = UnsafeRawBufferPointer(rebasing: raw[offset...])
+        let r = JSONParser.plainPrefixLength(tail)
+        let first = tail.firstIndex { $0 < 0x20 || $0 >= 0x80 || $0 == 0x22 || $0 == 0x5C } ?? tail.count
+        require(r <= first, "the vector scan skipped a special byte at \(first)")
+        require(r == first || (tail.count - r < 16 && r % 16 == 0), "the vector scan stopped early at \(r)")
+    }
+}

@@ -24,6 +24,9 @@ public final class VerifiedTokenCache: Sendable {
     private nonisolated(unsafe) let secret: UnsafeMutableRawPointer
     private static let secretSize = 192
     private let shards: [Locked<CacheShard>]
+    /// The same shards as unretained references, so a lookup does not retain and release its shard.
+    // Safety: `shards` (a `let`) keeps every shard alive for the cache's lifetime; written in init, freed in deinit.
+    private nonisolated(unsafe) let shardRefs: UnsafeMutablePointer<Unmanaged<Locked<CacheShard>>>
     private let shardMask: Int
 
     public init(_ configuration: Configuration = Configuration()) {
@@ -32,13 +35,19 @@ public final class VerifiedTokenCache: Sendable {
         self.configuration = configuration
         self.shardMask = shardCount - 1
         let perShard = max(CacheShard.probeLimit, (configuration.capacity + shardCount - 1) / shardCount)
-        self.shards = (0..<shardCount).map { _ in Locked(CacheShard(capacity: perShard)) }
+        let shards = (0..<shardCount).map { _ in Locked(CacheShard(capacity: perShard)) }
+        self.shards = shards
+        shardRefs = .allocate(capacity: shardCount)
+        for (i, shard) in shards.enumerated() { (shardRefs + i).initialize(to: .passUnretained(shard)) }
         guard let seed = SecureRandom.bytes(32) else { fatalError("OpenSSL could not provide random bytes") }
         secret = UnsafeMutableRawPointer.allocate(byteCount: Self.secretSize, alignment: 64)
         precondition(XXH3_generateSecret(secret, Self.secretSize, seed, seed.count) == XXH_OK)
     }
 
-    deinit { secret.deallocate() }
+    deinit {
+        secret.deallocate()
+        shardRefs.deallocate()
+    }
 
     /// Entries currently held.
     public var count: Int { shards.reduce(0) { total, shard in total + shard.withLock { $0.count } } }
@@ -61,22 +70,25 @@ public final class VerifiedTokenCache: Sendable {
         return h ^ UInt64(truncatingIfNeeded: token.count) &* 0x9E37_79B9_7F4A_7C15
     }
 
+    /// Runs `body` under the lock of `hash`'s shard, reaching the shard without retaining it.
     @inline(__always)
-    private func shard(_ hash: UInt64) -> Locked<CacheShard> { shards[Int(truncatingIfNeeded: hash) & shardMask] }
+    private func withShard<R>(_ hash: UInt64, _ body: (inout CacheShard) -> R) -> R {
+        shardRefs[Int(truncatingIfNeeded: hash) & shardMask]._withUnsafeGuaranteedRef { $0.withLock(body) }
+    }
 
     /// The entry stored under `hash`, if any: holding the reference keeps the
     /// entry's immutable bytes alive even if another thread evicts the slot,
     /// so the caller compares the token and lends the claims outside the lock.
     func lookup(hash: UInt64, policy: UInt64) -> CacheEntry? {
-        shard(hash).withLock { $0.lookup(hash: hash, policy: policy) }
+        withShard(hash) { $0.lookup(hash: hash, policy: policy) }
     }
 
     func insert(_ token: UnsafeRawBufferPointer, hash: UInt64, policy: UInt64, verified: VerifiedToken) {
         let entry = CacheEntry(token: token, hash: hash, policy: policy, verified: verified)
-        shard(hash).withLock { $0.insert(entry) }
+        withShard(hash) { $0.insert(entry) }
     }
 
     func remove(_ token: UnsafeRawBufferPointer, hash: UInt64) {
-        shard(hash).withLock { $0.remove(token, hash: hash) }
+        withShard(hash) { $0.remove(token, hash: hash) }
     }
 }
