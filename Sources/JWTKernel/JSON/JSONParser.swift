@@ -120,7 +120,8 @@ public struct JSONParser {
             pos += 1
             skipWhitespace()
             // Strings, the commonest value, without the dispatch call.
-            let value = pos < count && bytes[pos] == UInt8(ascii: "\"") ? try parseString() : try parseValue(depth: depth)
+            let value =
+                pos < count && bytes[pos] == UInt8(ascii: "\"") ? try parseString() : try parseValue(depth: depth)
             try body(name, key, value)
             skipWhitespace()
             guard pos < count else { throw JWTError(.malformed, "unterminated object") }

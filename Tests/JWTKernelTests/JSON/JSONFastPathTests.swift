@@ -56,13 +56,15 @@ final class JSONFastPathTests: XCTestCase {
         for n in 0...7 {
             for tail in 0...9 {
                 let name = (0..<n).map { UInt8(0x61 + $0) }
-                let bytes = [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")] + Array(repeating: UInt8(0xFF), count: tail)
+                let bytes =
+                    [UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")] + Array(repeating: UInt8(0xFF), count: tail)
                 bytes.withUnsafeBytes { raw in
                     let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                     let span = JSONSpan(start: 1, end: 1 + n, kind: .string)
                     let loop = JSONNameKey(span, in: base)
                     for readable in (1 + n)...bytes.count {
-                        XCTAssertEqual(JSONNameKey(span, in: base, readable: readable), loop, "n \(n) readable \(readable)")
+                        XCTAssertEqual(
+                            JSONNameKey(span, in: base, readable: readable), loop, "n \(n) readable \(readable)")
                     }
                     XCTAssertEqual(loop, JSONNameKey(bytes: name))
                 }
