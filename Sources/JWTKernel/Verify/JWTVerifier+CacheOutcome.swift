@@ -11,23 +11,16 @@ public enum CacheOutcome: Sendable {
 
 extension JWTVerifier {
     /// `verify(_:_:)` that also reports what the cache did, for a caller that counts it (the C
-    /// library's jwtk_stats). The same steps in the same order as `verify(_:_:)`.
+    /// library's jwtk_stats). Specialised in the caller, like `verify(_:_:)`; both run
+    /// `verifyLending(_:cacheOutcome:_:)`, so the steps are the same by construction.
     @_spi(Internals)
-    @inline(__always)
+    @inlinable
     public func verify<R>(
         _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> R
     ) throws(JWTError) -> R {
-        guard let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
-            cacheOutcome = .notUsed
-            return try verifyInFull(token, body)
-        }
-        let hash = cache.hash(token)
-        cacheOutcome = .hit
-        if let hit = try verifyCached(token, hash: hash, cache: cache, body) { return hit }
-        cacheOutcome = .miss
-        return try verifyInFull(token) { verified in
-            cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
-            return body(verified)
-        }
+        var result: R? = nil
+        try verifyLending(token, cacheOutcome: &cacheOutcome) { result = body($0) }
+        // verifyLending calls its body exactly once whenever it returns without throwing.
+        return result!
     }
 }

@@ -81,11 +81,25 @@ public final class JWTVerifier: Sendable {
     /// `verify` without a result type: calls `body` once on success.
     @usableFromInline
     func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
+        var outcome = CacheOutcome.notUsed
+        try verifyLending(token, cacheOutcome: &outcome, body)
+    }
+
+    /// The one implementation behind every `verify`: the cache first (when there is one and
+    /// the token fits), then the full pipeline; `cacheOutcome` says which answered.
+    /// SPI (not API) because `CacheOutcome` is.
+    @_spi(Internals) @inline(__always)
+    public func verifyLending(
+        _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
         guard let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
+            cacheOutcome = .notUsed
             return try verifyInFull(token, body)
         }
         let hash = cache.hash(token)
+        cacheOutcome = .hit
         if try verifyCached(token, hash: hash, cache: cache, body) { return }
+        cacheOutcome = .miss
         try verifyInFull(token) { verified in
             cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
             body(verified)
