@@ -1,8 +1,18 @@
 /// The verified-token cache's hit path.
 extension JWTVerifier {
+    /// A cache hit for a caller generic over its result (MultiIssuerVerifier): nil when not a hit.
+    @inline(__always)
+    func verifyCached<R>(
+        _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, _ body: (VerifiedToken) -> R
+    ) throws(JWTError) -> R? {
+        var result: R? = nil
+        guard try lendCached(token, hash: hash, cache: cache, { result = body($0) }) else { return nil }
+        return result
+    }
+
     /// A cache hit, re-checked: the full token must match, the key must still be
     /// trusted and the time claims must still hold. False: not a hit (`body` not called).
-    func verifyCached(
+    func lendCached(
         _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {

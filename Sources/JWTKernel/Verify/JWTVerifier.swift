@@ -98,7 +98,7 @@ public final class JWTVerifier: Sendable {
         }
         let hash = cache.hash(token)
         cacheOutcome = .hit
-        if try verifyCached(token, hash: hash, cache: cache, body) { return }
+        if try lendCached(token, hash: hash, cache: cache, body) { return }
         cacheOutcome = .miss
         try verifyInFull(token) { verified in
             cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
