@@ -19,7 +19,7 @@ public struct PipelineStages {
 
     /// Decodes `token` once (it must verify under `verifier`), so each stage can run on its own inputs.
     public init(verifier: JWTVerifier, token: [UInt8]) throws(JWTError) {
-        guard verifier.check(UnsafeRawBufferPointer(start: token, count: token.count)) == nil,
+        guard token.withUnsafeBytes({ verifier.check($0) }) == nil,
             let dot1 = token.firstIndex(of: UInt8(ascii: ".")),
             let dot2 = token[(dot1 + 1)...].firstIndex(of: UInt8(ascii: "."))
         else { throw JWTError(.malformed, "the stages need a token that verifies") }
