@@ -8,7 +8,7 @@ internal import COpenSSL
 /// operation. Contexts are not thread-safe, hence one cache per thread
 /// (owned by `ThreadScratch`). Entries hold a strong reference to their key,
 /// so an entry can never outlive the `EVP_PKEY` it was built for (`OpenSSLPublicKey` frees it only when the last reference goes); the cache
-/// is small and evicts round-robin, so retired keys are released eventually.
+/// is bounded (1,024 entries) and evicts round-robin within a set, so retired keys are released eventually.
 final class PKeyContextCache {
     private struct Entry {
         let key: OpenSSLPublicKey
@@ -18,14 +18,23 @@ final class PKeyContextCache {
         let ctx: OpaquePointer
     }
 
-    static let capacity = 32
-    private var entries: [Entry] = []
-    private var nextVictim = 0
+    /// 256 sets of 4 ways: a gateway that verifies tokens of thousands of keys
+    /// (one per tenant) keeps a prepared context for the 1,024 most recent
+    /// (key, alg) pairs per thread, and a lookup compares at most 4 entries.
+    static let ways = 4
+    static let sets = 256
+    static var capacity: Int { ways * sets }
+    private var slots: [Entry?]
+    /// Next way to evict, per set (round-robin).
+    private var victims: [UInt8]
 
-    init() { entries.reserveCapacity(Self.capacity) }
+    init() {
+        slots = Array(repeating: nil, count: Self.capacity)
+        victims = Array(repeating: 0, count: Self.sets)
+    }
 
     deinit {
-        for i in entries.indices { Self.free(entries[i]) }
+        for entry in slots { if let entry { Self.free(entry) } }
     }
 
     /// OpenSSL 3.0 and 3.1 allow repeated one-shot `EVP_DigestVerify` calls on
@@ -33,22 +42,36 @@ final class PKeyContextCache {
     /// there EdDSA gets a fresh context per call instead.
     static let reusesEdDSAContexts = OpenSSL_version_num() < 0x3020_0000
 
+    /// The set of (key, alg): the key object's address (allocation-aligned, so
+    /// its low bits carry nothing) mixed with the algorithm's bit by a multiply.
+    @inline(__always)
+    private static func set(_ key: OpenSSLPublicKey, _ alg: JWTAlgorithm) -> Int {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(key)))
+        let mixed = (address ^ UInt64(alg.bit)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> 56)  // top 8 bits: 0..<256
+    }
+
     /// The prepared context for `key` and `alg`, or nil if OpenSSL refuses to
     /// build one or it cannot be reused (then the caller prepares one per call).
     func context(for key: OpenSSLPublicKey, _ alg: JWTAlgorithm) -> OpaquePointer? {
         if alg.family == .eddsa, !Self.reusesEdDSAContexts { return nil }
-        for i in entries.indices where entries[i].key === key && entries[i].alg == alg {
-            return entries[i].ctx
+        let set = Self.set(key, alg)
+        let base = set * Self.ways
+        for i in base..<(base + Self.ways) {
+            if let entry = slots[i], entry.key === key, entry.alg == alg { return entry.ctx }
         }
         guard let ctx = Self.make(key.pkey, alg) else { return nil }
-        let entry = Entry(key: key, alg: alg, ctx: ctx)
-        if entries.count < Self.capacity {
-            entries.append(entry)
-        } else {
-            Self.free(entries[nextVictim])
-            entries[nextVictim] = entry
-            nextVictim = (nextVictim + 1) % Self.capacity
+        var slot = -1
+        for i in base..<(base + Self.ways) where slots[i] == nil {
+            slot = i
+            break
         }
+        if slot < 0 {
+            slot = base + Int(victims[set])
+            victims[set] = UInt8((Int(victims[set]) + 1) % Self.ways)
+            if let old = slots[slot] { Self.free(old) }
+        }
+        slots[slot] = Entry(key: key, alg: alg, ctx: ctx)
         return ctx
     }
 
