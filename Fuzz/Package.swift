@@ -10,7 +10,7 @@ import PackageDescription
 // signature code fuzzed.
 let harnesses = [
     "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
-    "FuzzJSON", "FuzzBase64URL", "FuzzJWKS",
+    "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
 ]
 let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
 
