@@ -11,6 +11,7 @@ import PackageDescription
 let harnesses = [
     "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
     "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
+    "FuzzCABI",
 ]
 let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
 
@@ -40,6 +41,8 @@ let package = Package(
             name: name,
             dependencies: ["FuzzSupport", "CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
                 + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
+                // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
+                + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
         )
     }
 )
