@@ -11,7 +11,7 @@ import PackageDescription
 let harnesses = [
     "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
     "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
-    "FuzzCABI",
+    "FuzzCABI", "FuzzRemoteResponse",
 ]
 let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
 
@@ -43,6 +43,7 @@ let package = Package(
                 + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
                 // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
                 + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
+                + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
         )
     }
 )

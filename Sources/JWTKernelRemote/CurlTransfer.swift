@@ -15,11 +15,9 @@ struct CurlTransfer {
 
     /// What the callbacks fill in; reached through curl's `void *` user pointer.
     final class Sink {
-        let cap: Int
-        var body: [UInt8] = []
-        var overflowed = false
+        var body: ResponseBody
         var head = HTTPResponseHead()
-        init(cap: Int) { self.cap = cap }
+        init(cap: Int) { self.body = ResponseBody(cap: cap) }
     }
 
     static func get(
@@ -71,15 +69,15 @@ struct CurlTransfer {
         _ = jkernel_curl_get_string(handle, CURLINFO_REDIRECT_URL, &redirect)
         // Safety: the redirect string belongs to the handle, still alive here; it is copied.
         let target = redirect.flatMap { String(validatingCString: $0) }
-        return Response(status: status, head: sink.head, body: sink.body, redirectURL: target)
+        return Response(status: status, head: sink.head, body: sink.body.bytes, redirectURL: target)
     }
 
     private static func error(_ code: CURLcode, _ sink: Sink) -> KeySourceError {
         // Safety: curl_easy_strerror returns a static NUL-terminated string.
         let text = String(cString: curl_easy_strerror(code))
         switch code {
-        case CURLE_WRITE_ERROR where sink.overflowed, CURLE_FILESIZE_EXCEEDED:
-            return KeySourceError(.tooLarge, "response exceeds \(sink.cap) bytes")
+        case CURLE_WRITE_ERROR where sink.body.overflowed, CURLE_FILESIZE_EXCEEDED:
+            return KeySourceError(.tooLarge, "response exceeds \(sink.body.cap) bytes")
         case CURLE_OPERATION_TIMEDOUT: return KeySourceError(.timeout, text)
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return KeySourceError(.connect, text)
@@ -103,13 +101,9 @@ private let writeBody: jkernel_curl_data_fn = { data, size, count, context in
     // Safety: `context` is the Sink passed as CURLOPT_WRITEDATA, alive for the whole transfer.
     let sink = Unmanaged<CurlTransfer.Sink>.fromOpaque(context).takeUnretainedValue()
     let (n, overflow) = size.multipliedReportingOverflow(by: count)
-    guard !overflow, n <= sink.cap - sink.body.count else {
-        sink.overflowed = true
-        return 0
-    }
+    guard !overflow else { return 0 }
     // Safety: curl guarantees `n` readable bytes at `data` for the duration of the call.
-    sink.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: n))
-    return n
+    return sink.body.append(UnsafeRawBufferPointer(start: data, count: n)) ? n : 0
 }
 
 /// CURLOPT_HEADERFUNCTION: one complete header line per call.

@@ -28,27 +28,40 @@ public final class HTTPKeySource: KeySource, CustomStringConvertible {
         var redirects = 0
         while true {
             let response = try CurlTransfer.get(current, etag: etag, configuration)
-            switch response.status {
-            case 200:
-                guard response.head.isJSONOrUnlabelled else {
-                    throw KeySourceError(.notJSON, "Content-Type \(response.head.contentType ?? "") is not JSON")
-                }
-                return .document(response.body, KeyFreshness(maxAge: response.head.maxAge, etag: response.head.etag))
-            case 304:
-                return .notModified(KeyFreshness(maxAge: response.head.maxAge, etag: response.head.etag ?? etag))
-            case 301, 302, 303, 307, 308:
-                guard redirects < configuration.maxRedirects, let location = response.redirectURL else {
-                    throw KeySourceError(.redirect, "too many redirects, or a redirect without a target")
-                }
-                let next = try FetchURL(location, allowInsecureHTTP: configuration.allowInsecureHTTP)
-                guard current.allowsRedirect(to: next) else {
-                    throw KeySourceError(.redirect, "redirect to another host (\(next.host)) refused")
-                }
-                current = next
-                redirects += 1
-            default:
-                throw KeySourceError(.httpStatus, "HTTP status \(response.status)")
+            if let fetched = try Self.interpret(
+                status: response.status, head: response.head, body: response.body, ifNoneMatch: etag)
+            {
+                return fetched
             }
+            guard redirects < configuration.maxRedirects, let location = response.redirectURL else {
+                throw KeySourceError(.redirect, "too many redirects, or a redirect without a target")
+            }
+            let next = try FetchURL(location, allowInsecureHTTP: configuration.allowInsecureHTTP)
+            guard current.allowsRedirect(to: next) else {
+                throw KeySourceError(.redirect, "redirect to another host (\(next.host)) refused")
+            }
+            current = next
+            redirects += 1
+        }
+    }
+
+    /// What one complete response means, without the network: a document, "not modified", or an
+    /// error; nil for a redirect (the caller checks and follows its target). SPI for the fuzzer.
+    @_spi(Fuzzing) public static func interpret(
+        status: Int, head: HTTPResponseHead, body: [UInt8], ifNoneMatch etag: String?
+    ) throws(KeySourceError) -> KeyFetch? {
+        switch status {
+        case 200:
+            guard head.isJSONOrUnlabelled else {
+                throw KeySourceError(.notJSON, "Content-Type \(head.contentType ?? "") is not JSON")
+            }
+            return .document(body, KeyFreshness(maxAge: head.maxAge, etag: head.etag))
+        case 304:
+            return .notModified(KeyFreshness(maxAge: head.maxAge, etag: head.etag ?? etag))
+        case 301, 302, 303, 307, 308:
+            return nil
+        default:
+            throw KeySourceError(.httpStatus, "HTTP status \(status)")
         }
     }
 }

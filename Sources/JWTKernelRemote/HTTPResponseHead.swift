@@ -1,15 +1,18 @@
 /// The response headers a key fetch acts on, collected line by line as curl
 /// delivers them. A new status line (a redirect, a `100 Continue`) starts over.
-struct HTTPResponseHead {
-    var cacheControlMaxAge: Int64?
-    var noCache = false
-    var etag: String?
-    var contentType: String?
+/// SPI for the fuzzer (Fuzz/Sources/FuzzRemoteResponse), which feeds it header bytes.
+@_spi(Fuzzing) public struct HTTPResponseHead {
+    public var cacheControlMaxAge: Int64?
+    public var noCache = false
+    public var etag: String?
+    public var contentType: String?
+
+    public init() {}
 
     /// Header lines longer than this are ignored (no header the fetch uses is near it).
-    static let maxLineLength = 8 * 1024
+    public static let maxLineLength = 8 * 1024
 
-    mutating func consume(line raw: UnsafeRawBufferPointer) {
+    public mutating func consume(line raw: UnsafeRawBufferPointer) {
         guard raw.count <= Self.maxLineLength else { return }
         let line = String(decoding: raw, as: UTF8.self)
         if line.hasPrefix("HTTP/") {
@@ -45,10 +48,10 @@ struct HTTPResponseHead {
     }
 
     /// Seconds the document may be used, as the server said; nil: it did not say.
-    var maxAge: Int64? { noCache ? 0 : cacheControlMaxAge }
+    public var maxAge: Int64? { noCache ? 0 : cacheControlMaxAge }
 
     /// JSON media types: `application/json`, `application/jwk-set+json`, and the like.
-    var isJSONOrUnlabelled: Bool {
+    public var isJSONOrUnlabelled: Bool {
         guard let contentType else { return true }
         let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: " \t") } ?? ""
         return essence == "application/json" || essence.hasSuffix("+json") || essence == "text/json"
