@@ -22,11 +22,14 @@ enum CABIFixture {
     nonisolated(unsafe) static let ctx: OpaquePointer = newCtx()
     nonisolated(unsafe) static let ctx2: OpaquePointer = newCtx()
     /// The core's verdict under the C verifier's default policy, with the same keys.
-    static let core = JWTVerifier(keys: FuzzKeys.all.filtering { $0.kid?.hasPrefix("hs") == true }, clock: FixedClock(FuzzFixtures.now))
+    static let core = JWTVerifier(
+        keys: FuzzKeys.all.filtering { $0.kid?.hasPrefix("hs") == true }, clock: FixedClock(FuzzFixtures.now))
     static let tokens = (FuzzFixtures.validTokens + [FuzzFixtures.expiredToken]).map { Array($0.utf8) }
     static let claimNames: [[UInt8]] =
-        ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "nonce", "azp", "address.country",
-         "https://example.com/roles", "a.b", "a.b.c", "roles.0", "\u{e9}t\u{e9}"].map { Array($0.utf8) }
+        [
+            "iss", "sub", "aud", "exp", "nbf", "iat", "jti", "nonce", "azp", "address.country",
+            "https://example.com/roles", "a.b", "a.b.c", "roles.0", "\u{e9}t\u{e9}",
+        ].map { Array($0.utf8) }
         + [[], [0xff, 0xfe], [UInt8](repeating: 0x61, count: 1025)]
     /// A valid pointer for empty inputs (a NULL pointer is a different misuse).
     nonisolated(unsafe) static let empty: UnsafePointer<CChar> = UnsafePointer(strdup("")!)
@@ -182,14 +185,17 @@ func checkOutputs(_ c: jwtk_claims, token: UnsafeRawBufferPointer) {
 /// compared after all lookups, since results must stay valid together.
 func checkClaims(_ ctx: OpaquePointer, token: [UInt8], names: [[UInt8]]) {
     let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-    guard parts.count == 3, let payload = decodeSegment(parts[1]), case .object(let members)? = try? JSONValue.parse(payload)
+    guard parts.count == 3, let payload = decodeSegment(parts[1]),
+        case .object(let members)? = try? JSONValue.parse(payload)
     else { invariantFailed("claims of an accepted token do not parse") }
     var results: [(name: [UInt8], value: jwtk_str, type: CInt)] = []
     for n in names {
         var value = jwtk_str(ptr: nil, len: 0)
         var type: CInt = -1
         let rc = n.withUnsafeBytes { raw in
-            jwtk_claim(ctx, raw.baseAddress?.assumingMemoryBound(to: CChar.self) ?? CABIFixture.empty, raw.count, &value, &type)
+            jwtk_claim(
+                ctx, raw.baseAddress?.assumingMemoryBound(to: CChar.self) ?? CABIFixture.empty, raw.count, &value, &type
+            )
         }
         requireKnown(rc, "jwtk_claim")
         let valid = String(validating: n, as: UTF8.self) != nil
@@ -217,7 +223,8 @@ func checkClaims(_ ctx: OpaquePointer, token: [UInt8], names: [[UInt8]]) {
         case .number(let text):
             require(r.type == JWTK_JSON_NUMBER && got == Array(text.utf8), "jwtk_claim(\(nameText)): number differs")
         case .bool(let b):
-            require(r.type == JWTK_JSON_BOOL && got == Array((b ? "true" : "false").utf8), "jwtk_claim(\(nameText)): bool")
+            require(
+                r.type == JWTK_JSON_BOOL && got == Array((b ? "true" : "false").utf8), "jwtk_claim(\(nameText)): bool")
         case .null:
             require(r.type == JWTK_JSON_NULL && got == Array("null".utf8), "jwtk_claim(\(nameText)): null")
         case .array:

@@ -39,7 +39,9 @@ func fuzzConfig(_ config: [UInt8]) {
             raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, CABIFixture.keystore, ctx, &v)
     }
     requireKnown(status, "jwtk_verifier_new_ex")
-    require((status == JWTK_OK) == (v != nil), "jwtk_verifier_new_ex: status \(status) with verifier \(String(describing: v))")
+    require(
+        (status == JWTK_OK) == (v != nil),
+        "jwtk_verifier_new_ex: status \(status) with verifier \(String(describing: v))")
     requireErrmsg(ctx)
     guard let v else { return }
     defer { jwtk_verifier_free(v) }
@@ -109,7 +111,8 @@ func fuzzKeyDocument(_ doc: [UInt8]) {
     let core = Result { () throws(KeyError) in try JWKSet(json: doc) }
     switch core {
     case .success(let set) where !set.keys.isEmpty:
-        require(status == JWTK_OK, "the core loads \(set.keys.count) key(s), jwtk_keystore_load_jwks says \(name(status))")
+        require(
+            status == JWTK_OK, "the core loads \(set.keys.count) key(s), jwtk_keystore_load_jwks says \(name(status))")
     default:
         require(status != JWTK_OK || doc.isEmpty, "the core loads no key, jwtk_keystore_load_jwks says ok")
     }

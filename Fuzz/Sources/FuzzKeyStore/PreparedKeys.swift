@@ -51,7 +51,8 @@ enum PreparedKeys {
 
     /// What the store's verifier for `issuer` must agree with: the same policy, the keys fixed.
     static func referenceVerifier(_ keys: JWKSet, issuer: Int) -> JWTVerifier {
-        JWTVerifier(keys: keys, policy: ClaimsPolicy(issuers: [allIssuers[issuer]]), clock: FixedClock(FuzzFixtures.now))
+        JWTVerifier(
+            keys: keys, policy: ClaimsPolicy(issuers: [allIssuers[issuer]]), clock: FixedClock(FuzzFixtures.now))
     }
 
     private static func sign(_ header: [UInt8], _ claims: [UInt8], _ secret: [UInt8]) -> [UInt8] {

@@ -13,8 +13,8 @@
 // then refreshNow. A response: status byte (low 4 bits: status table, bits 4-5: body cap), header
 // length byte and bytes, body length (2 bytes, little-endian) and bytes, chunk size byte.
 import FuzzSupport
-@_spi(Fuzzing) import JWTKernelRemote
 @_spi(Internals) import JWTKernel
+@_spi(Fuzzing) import JWTKernelRemote
 
 let issuer = "https://issuer.example"
 let statuses = [200, 200, 200, 200, 304, 304, 301, 302, 404, 500, 503, 204, 0, 999, 303, 200]
@@ -118,7 +118,9 @@ public func fuzzRemoteResponse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
             refreshDue()
         case 3:
             let code = probeToken.withUnsafeBytes { verifier.check($0) }?.code
-            require((code == .keysUnavailable) == !model.hasKeys, "probe token: \(code?.name ?? "ok") with hasKeys \(model.hasKeys)")
+            require(
+                (code == .keysUnavailable) == !model.hasKeys,
+                "probe token: \(code?.name ?? "ok") with hasKeys \(model.hasKeys)")
             if code == .unknownKid {
                 if model.unknownKidPending { model.suppressed += 1 } else { model.unknownKidPending = true }
             }

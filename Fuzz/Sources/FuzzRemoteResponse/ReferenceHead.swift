@@ -50,7 +50,8 @@ struct ReferenceHead {
     /// application/json, any +json type, text/json, or no Content-Type at all.
     var isJSON: Bool {
         guard let contentType else { return true }
-        let essence = contentType.split(separator: UInt8(ascii: ";")).first.map { Self.trim(Array($0), [0x20, 0x09]) } ?? []
+        let essence =
+            contentType.split(separator: UInt8(ascii: ";")).first.map { Self.trim(Array($0), [0x20, 0x09]) } ?? []
         return essence == Array("application/json".utf8) || essence == Array("text/json".utf8)
             || (essence.count >= 5 && essence.suffix(5).elementsEqual("+json".utf8))
     }

@@ -5,8 +5,8 @@
 // off 1, 2, 4 ... 300 s; keys past their freshness are stale, past 24 h since the last success
 // withdrawn. FuzzRemoteResponse compares the refresher's stats and the store with it after every step.
 import FuzzSupport
-@_spi(Fuzzing) import JWTKernelRemote
 @_spi(Internals) import JWTKernel
+@_spi(Fuzzing) import JWTKernelRemote
 
 struct RefresherModel {
     let policy = RefreshPolicy()
@@ -127,7 +127,9 @@ struct RefresherModel {
         same(entry.keys?.keys.map(\.description), keys, "the store's keys")
         // Keys change only by a successful fetch of a new document (or by withdrawal).
         let ids = entry.keys?.keys.map(ObjectIdentifier.init)
-        if !published, let ids, let previousKeys { same(ids, previousKeys, "key objects (no new document was fetched)") }
+        if !published, let ids, let previousKeys {
+            same(ids, previousKeys, "key objects (no new document was fetched)")
+        }
         previousKeys = ids
     }
 }

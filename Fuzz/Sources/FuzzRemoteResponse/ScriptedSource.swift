@@ -4,8 +4,8 @@
 // checking the header reading against `ReferenceHead` and the outcome against the status table.
 // No network: the transport's own failures (timeout, TLS, ...) are scripted as errors.
 import FuzzSupport
-@_spi(Fuzzing) import JWTKernelRemote
 @_spi(Internals) import JWTKernel
+@_spi(Fuzzing) import JWTKernelRemote
 
 /// One scripted response, or a transport failure.
 enum ScriptedResponse {
@@ -67,8 +67,10 @@ final class ScriptedSource: KeySource, @unchecked Sendable {
         case (200, .failure(let e)):
             require(!head.isJSONOrUnlabelled && e.reason == .notJSON, "200 refused with \(e)")
         case (304, .success(.some(.notModified(let freshness)))):
-            require(freshness == KeyFreshness(maxAge: head.maxAge, etag: head.etag ?? etag), "304: freshness \(freshness)")
-        case (301, .success(nil)), (302, .success(nil)), (303, .success(nil)), (307, .success(nil)), (308, .success(nil)):
+            require(
+                freshness == KeyFreshness(maxAge: head.maxAge, etag: head.etag ?? etag), "304: freshness \(freshness)")
+        case (301, .success(nil)), (302, .success(nil)), (303, .success(nil)), (307, .success(nil)),
+            (308, .success(nil)):
             throw KeySourceError(.redirect, "scripted redirect (not followed without a network)")
         case (_, .failure(let e)) where ![200, 304, 301, 302, 303, 307, 308].contains(status):
             require(e.reason == .httpStatus, "HTTP \(status) refused as \(e.reason)")
@@ -81,12 +83,20 @@ final class ScriptedSource: KeySource, @unchecked Sendable {
     static func checkHead(_ head: HTTPResponseHead, _ ref: ReferenceHead) {
         if let m = head.maxAge { require((0...9_999_999_999).contains(m), "max-age \(m) out of range") }
         if let e = head.etag {
-            require(!e.isEmpty && e.unicodeScalars.first != " " && e.unicodeScalars.last != " ", "ETag \(e) not trimmed")
+            require(
+                !e.isEmpty && e.unicodeScalars.first != " " && e.unicodeScalars.last != " ", "ETag \(e) not trimmed")
         }
         guard !ref.nonASCII else { return }
-        require(head.maxAge == ref.effectiveMaxAge, "max-age \(String(describing: head.maxAge)), reference \(String(describing: ref.effectiveMaxAge))")
-        require(head.etag == ref.etag, "ETag \(String(describing: head.etag)), reference \(String(describing: ref.etag))")
-        require(head.contentType.map { Array($0.utf8) } == ref.contentType, "Content-Type \(String(describing: head.contentType))")
-        require(head.isJSONOrUnlabelled == ref.isJSON, "JSON media type: \(head.isJSONOrUnlabelled), reference \(ref.isJSON)")
+        require(
+            head.maxAge == ref.effectiveMaxAge,
+            "max-age \(String(describing: head.maxAge)), reference \(String(describing: ref.effectiveMaxAge))")
+        require(
+            head.etag == ref.etag, "ETag \(String(describing: head.etag)), reference \(String(describing: ref.etag))")
+        require(
+            head.contentType.map { Array($0.utf8) } == ref.contentType,
+            "Content-Type \(String(describing: head.contentType))")
+        require(
+            head.isJSONOrUnlabelled == ref.isJSON,
+            "JSON media type: \(head.isJSONOrUnlabelled), reference \(ref.isJSON)")
     }
 }
