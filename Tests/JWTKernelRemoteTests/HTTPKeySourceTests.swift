@@ -1,7 +1,7 @@
 import XCTest
 
 @testable import JWTKernel
-@testable import JWTKernelRemote
+@_spi(Fuzzing) @testable import JWTKernelRemote
 
 /// One fetch against the real loopback server: formats, freshness headers and every way a fetch can go wrong.
 final class HTTPKeySourceTests: XCTestCase {
