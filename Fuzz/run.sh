@@ -72,7 +72,7 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$FUZZ/lsan.supp:print_suppressi
 
 # Large inputs only where a size limit lives: tokens over 16 KiB (too_large), key sets with
 # certificate chains. Elsewhere libFuzzer's default (4096, or the largest seed) keeps mutation fast.
-max_len() { case $1 in FuzzVerify|FuzzJWKS) echo 20000 ;; *) echo 4096 ;; esac; }
+max_len() { case $1 in FuzzVerify|FuzzJWKS) echo 20000 ;; FuzzKeyStore) echo 1024 ;; *) echo 4096 ;; esac; }
 
 fuzz_one() {  # fuzz, then merge seeds + persistent corpus + new finds into a minimized corpus
     local h=$1 corpus="$SCRATCH/corpus/$1" art="$SCRATCH/artifacts/$1" log="$SCRATCH/logs/$1.log"

@@ -1,5 +1,5 @@
-// FuzzKeyStore: the key store under concurrent refresh. The input is a script of operations on a
-// fresh `KeyStore` and a `MultiIssuerVerifier` over it (register, publish a prepared HMAC key set or
+// FuzzKeyStore: the key store under concurrent refresh. The input is a script of operations on an
+// empty `KeyStore` and a `MultiIssuerVerifier` over it (register, publish a prepared HMAC key set or
 // one parsed from the input, withdraw, remove, mark stale, verify tokens signed by prepared keys).
 // Operations with the high bit set run on a second thread (`ConcurrentWriter.swift`) at the same time,
 // on issuers of their own, in the same stripes (the store has 1, 2 or 16 stripes).
@@ -47,23 +47,39 @@ struct Script {
 }
 
 let writer = ConcurrentWriter()
+let maxOps = 48
+
+/// One store and verifier per stripe count, emptied before each input (removing every issuer
+/// leaves a store as new: entries, counters and listeners go with the issuer). Inputs with a
+/// cache get a fresh verifier, so no cached verification outlives its input.
+let pool: [(KeyStore, MultiIssuerVerifier)] = [1, 2, 16].map { stripes in
+    let store = KeyStore(stripes: stripes)
+    return (store, makeVerifier(store, cache: nil))
+}
+
+func makeVerifier(_ store: KeyStore, cache: VerifiedTokenCache?) -> MultiIssuerVerifier {
+    MultiIssuerVerifier(
+        store: store, issuers: (mainIssuers + writerIssuers).map { IssuerConfiguration(issuer: $0) },
+        clock: FixedClock(FuzzFixtures.now), cache: cache)
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeyStore(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard size >= 1, let data else { return 0 }
     let input = UnsafeRawBufferPointer(start: data, count: size)
     let flags = input[0]
-    let store = KeyStore(stripes: [1, 2, 16, 1][Int(flags & 3)])
-    let cache = flags & 0x04 != 0 ? VerifiedTokenCache(.init(capacity: 64, maxTokenSize: 4096, shards: 2)) : nil
-    let verifier = MultiIssuerVerifier(
-        store: store, issuers: (mainIssuers + writerIssuers).map { IssuerConfiguration(issuer: $0) },
-        clock: FixedClock(FuzzFixtures.now), cache: cache)
+    let (store, uncached) = pool[[0, 1, 2, 0][Int(flags & 3)]]
+    for issuer in store.issuers { store.remove(issuer: issuer) }
+    let verifier =
+        flags & 0x0c == 0x0c
+        ? makeVerifier(store, cache: VerifiedTokenCache(.init(capacity: 64, maxTokenSize: 4096, shards: 2))) : uncached
 
     // The writer's ops (high bit) go to the other thread; the rest run here, at the same time.
     var mainOps: [UInt8] = []
     var writerOps: [UInt8] = []
     var script = Script(bytes: UnsafeRawBufferPointer(rebasing: input[1...]))
-    while let op = script.next() {
+    // At most `maxOps` per thread: longer scripts reach no new state, only make each input slow.
+    while let op = script.next(), mainOps.count + writerOps.count < 4 * maxOps {
         let arg = script.next() ?? 0
         if op & 0x80 != 0 {
             writerOps += [op, arg]
@@ -156,7 +172,9 @@ func checkOwned(_ verifier: MultiIssuerVerifier, _ store: KeyStore, issuer: Int,
         "\(allIssuers[issuer]) token by key \(key): \(got?.name ?? "ok"), expected \(want?.name ?? "ok") (\(model))")
     // `staleServed` counts key lookups (IssuerKeys, KeySourceStats): a verified-token cache hit
     // looks no key up, so the count is only exact without the cache.
-    if got == nil, verifier.verifier(forIssuer: allIssuers[issuer])?.cache == nil, case .registered(_, stale: true) = model, let servedBefore {
+    if got == nil, verifier.verifier(forIssuer: allIssuers[issuer])?.cache == nil,
+        case .registered(_, stale: true) = model, let servedBefore
+    {
         let after = store.entry(forIssuer: allIssuers[issuer])?.hooks.staleServed.current ?? 0
         require(after > servedBefore, "a token verified with stale keys was not counted as served stale")
     }
