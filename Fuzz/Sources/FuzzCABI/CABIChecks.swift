@@ -7,7 +7,10 @@ import FuzzSupport
 // Safety: nonisolated(unsafe) because the handles are created once, before the first input, and
 // libFuzzer calls the harness from one thread; keystores and verifiers are thread-safe anyway.
 enum CABIFixture {
-    nonisolated(unsafe) static let keystore: OpaquePointer = {
+    nonisolated(unsafe) static let keystore: OpaquePointer = newKeystore()
+
+    /// A keystore holding the fixture HMAC keys for tokens of any issuer.
+    static func newKeystore() -> OpaquePointer {
         var ks: OpaquePointer?
         guard jwtk_keystore_new(&ks) == JWTK_OK, let ks else { fatalError("jwtk_keystore_new") }
         let jwks = Array(FuzzFixtures.hmacJWKS.utf8)
@@ -16,7 +19,7 @@ enum CABIFixture {
         }
         guard rc == JWTK_OK else { fatalError("fixture JWKS does not load: \(rc)") }
         return ks
-    }()
+    }
     nonisolated(unsafe) static let verifier: OpaquePointer = make(#"{"batch_threads":1}"#)
     nonisolated(unsafe) static let cachedVerifier: OpaquePointer = make(#"{"batch_threads":1,"cache":true}"#)
     nonisolated(unsafe) static let ctx: OpaquePointer = newCtx()

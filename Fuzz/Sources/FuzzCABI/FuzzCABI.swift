@@ -30,13 +30,16 @@ public func fuzzCABI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// Mode 0: a configuration; if accepted, the new verifier runs the fixture token.
+/// Mode 0: a configuration; if accepted, the new verifier runs the fixture tokens. A keystore of
+/// its own: a pull-mode config ("jwks_url") registers a remote source in it, which would change
+/// what later inputs see (no thread is started: jwtk_keystore_start is never called here).
 func fuzzConfig(_ config: [UInt8]) {
     let ctx = CABIFixture.ctx
+    let ks = CABIFixture.newKeystore()
+    defer { jwtk_keystore_free(ks) }
     var v: OpaquePointer?
     let status = config.withUnsafeBytes { raw in
-        jwtk_verifier_new_ex(
-            raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, CABIFixture.keystore, ctx, &v)
+        jwtk_verifier_new_ex(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, ks, ctx, &v)
     }
     requireKnown(status, "jwtk_verifier_new_ex")
     require(
