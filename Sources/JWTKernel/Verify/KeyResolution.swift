@@ -1,9 +1,22 @@
 /// Where a verifier finds the key for a token: a fixed key set given at init,
 /// or one issuer's keys in a `KeyStore`, read afresh for every token so a
 /// refresh takes effect at once. The only point where `JWTVerifier` meets the store.
-enum KeyResolution: Sendable {
-    case fixed(JWKSet)
-    case store(KeyStore, IssuerID)
+///
+/// A struct of optionals rather than a two-case enum with payloads: Swift hides
+/// such an enum's case tag in spare pointer bits, where LeakSanitizer cannot
+/// follow the reference, so a long-lived verifier was reported as leaking its
+/// issuer's bytes (the same reason as `VerificationKey.Material`).
+struct KeyResolution: Sendable {
+    /// The fixed key set; empty (and unused) when `store` is set.
+    private let keys: JWKSet
+    private let store: KeyStore?
+    private let issuer: IssuerID?
+
+    static func fixed(_ keys: JWKSet) -> KeyResolution { KeyResolution(keys: keys, store: nil, issuer: nil) }
+
+    static func store(_ store: KeyStore, _ issuer: IssuerID) -> KeyResolution {
+        KeyResolution(keys: JWKSet(keys: []), store: store, issuer: issuer)
+    }
 
     /// The key for a token (see `JWKSet.select`). From the store: the issuer's
     /// current keys, `keys_unavailable` if none were ever loaded (or they went
@@ -11,35 +24,29 @@ enum KeyResolution: Sendable {
     /// issuer's listener (a refresher) before the token fails.
     @inline(__always)
     func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
-        switch self {
-        case .fixed(let keys):
-            return try keys.select(kid: kid, alg: alg)
-        case .store(let store, let issuer):
-            // The entry is borrowed from this thread's snapshot (no lock, no retain);
-            // only the selected key is returned retained.
-            return try store.withEntry(issuer) { (entry) throws(JWTError) -> VerificationKey in
-                guard let entry, entry.hasKeys else {
-                    throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
+        guard let store, let issuer else { return try keys.select(kid: kid, alg: alg) }
+        // The entry is borrowed from this thread's snapshot (no lock, no retain);
+        // only the selected key is returned retained.
+        return try store.withEntry(issuer) { (entry) throws(JWTError) -> VerificationKey in
+            guard let entry, entry.hasKeys else {
+                throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
+            }
+            if entry.isStale { entry.hooks.staleServed.increment() }
+            do throws(JWTError) {
+                return try entry.keySet.select(kid: kid, alg: alg)
+            } catch {
+                if error.code == .unknownKid, kid != nil {
+                    entry.hooks.unknownKids.increment()
+                    entry.hooks.unknownKidListener?.unknownKid()
                 }
-                if entry.isStale { entry.hooks.staleServed.increment() }
-                do throws(JWTError) {
-                    return try entry.keySet.select(kid: kid, alg: alg)
-                } catch {
-                    if error.code == .unknownKid, kid != nil {
-                        entry.hooks.unknownKids.increment()
-                        entry.hooks.unknownKidListener?.unknownKid()
-                    }
-                    throw error
-                }
+                throw error
             }
         }
     }
 
     /// Whether `key` is still trusted (a cached verification's key).
     func contains(_ key: VerificationKey) -> Bool {
-        switch self {
-        case .fixed(let keys): keys.contains(key)
-        case .store(let store, let issuer): store.withEntry(issuer) { $0?.keySet.contains(key) ?? false }
-        }
+        guard let store, let issuer else { return keys.contains(key) }
+        return store.withEntry(issuer) { $0?.keySet.contains(key) ?? false }
     }
 }
