@@ -194,7 +194,7 @@ def nginx_conf(a, w, port, echo_port, variant, jwks_port):
                     f' {{ file = "{w}/hmac.json", issuer = "{HMAC}", interval = 1 }} }}')
             verifiers = (f'{{ default = {lua_str(verifier_config(pull_url=url))}, '
                          f'cached = {lua_str(verifier_config(cache=True, pull_url=url))} }}')
-            pull = "nil"
+            pull = 'nil, headers = "get_headers"'   # the portable header path, checked in pull_phase
         else:
             keys = (f'{{ {{ url = "{url}", issuer = "{ISSUER}", interval = 1, cooldown = 2, timeout = 1 }},'
                     f' {{ file = "{w}/never.json", issuer = "{NEVER}", interval = 1 }},'
@@ -370,7 +370,8 @@ def run_matrix(ngx, corpus):
         check(ok, f"matrix: {case['name']} -> {case['status']}", detail)
 
 
-def run_hygiene(ngx, extra):
+def run_hygiene(ngx, extra, label=""):
+    check = lambda ok, name, detail="": globals()["check"](ok, label + name, detail)
     c = Client(ngx.port)
     s, h, body = c.get("/payload/x", token=extra["rs1"], headers={"X-JWT-Sub": "x", "X-Jwt-Payload": "forged"})
     e = echoed(body)
@@ -396,6 +397,7 @@ def nginx_phase(a, w, corpus, extra, jwks_body, rotated_body):
     master = ngx.proc.pid
     workers = ngx.workers()
     check(wait_for(lambda: ngx.stats()["keystore"]["keys_loaded"] >= 7, 10), "push: keys fetched from the JWKS server")
+    check(ngx.stats()["headers"] == "ffi", "push: request headers read in place (lua-nginx-module FFI)")
     check(threads(master) == 1, "master has exactly one thread after start", str(threads(master)))
     check(len(workers) == 1 and threads(workers[0]) == 1, "the worker has one thread (push mode)")
     st = ngx.stats()
@@ -509,6 +511,12 @@ def pull_phase(a, w, extra, jwks_body, rotated_body):
         check(ngx.stats()["pull"] == "running", "pull: jwtk_keystore_start started the refresher in the worker")
         c = Client(ngx.port)
         check(wait_for(lambda: c.get("/api/x", token=extra["rs1"])[0] == 200, 10), "pull: keys fetched, token 200")
+        # This instance reads the headers with ngx.req.get_headers (jwtk.init_worker{headers = "get_headers"}).
+        check(ngx.stats()["headers"] == "get_headers", "pull: request headers read with ngx.req.get_headers")
+        run_hygiene(ngx, extra, "pull, get_headers path: ")
+        s, h, _ = c.get("/api/x")
+        check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"',
+              "pull, get_headers path: no token -> 401 with the challenge", f"{s} {h}")
         check(threads(master) == 1, "pull: the master has one thread")
         # One refresher thread; libcurl may add a short-lived resolver thread during a fetch.
         check(wait_for(lambda: threads(ngx.workers()[0]) == 2, 5), "pull: the worker has its thread plus the refresher",

@@ -227,6 +227,8 @@ end
 -- opts.pull:      jwtk's own refresher (pull mode) is started in this worker when a verifier config has
 --                 "jwks_url" (or opts.pull = true); opts.pull = false never starts it
 -- opts.library:   path of libjwtk.so.0 if load() was not called in init_by_lua
+-- opts.headers:   "get_headers" reads the request headers through ngx.req.get_headers and ngx.var (slower,
+--                 portable); by default they are read in place through lua-nginx-module's FFI (see access)
 function _M.init_worker(opts)
     _M.load(opts.library)
     local ks, ctx = ffi.new("jwtk_keystore *[1]"), ffi.new("jwtk_ctx *[1]")
@@ -238,6 +240,7 @@ function _M.init_worker(opts)
         stats = ffi.new("jwtk_stats"),
         verifiers = {}, order = {}, sources = {}, pull = "off",
         bearer_error = {},   -- status -> the RFC 6750 error (static strings, copied once)
+        headers = opts.headers,
     }
     for name, config in pairs(opts.verifiers or {}) do
         local v = ffi.new("jwtk_verifier *[1]")
@@ -298,9 +301,14 @@ function _M.pull_state() return W and W.pull end
 -- Requests ---------------------------------------------------------------------------------------------
 
 -- Header values from claims: control characters (CR, LF, ...) percent-encoded, so a claim cannot add headers.
+-- The check is a byte loop, which LuaJIT compiles: string.find with a pattern is not compiled and cost
+-- ~0.5 us a call here (the trace stops and restarts around it); pct is a module-level function because
+-- creating a closure in header_safe stopped the trace too.
+local function pct(c) return str_format("%%%02X", str_byte(c)) end
 local function header_safe(s)
-    if str_find(s, "[%c\127]") then
-        s = str_gsub(s, "[%c\127%%]", function(c) return str_format("%%%02X", c:byte()) end)
+    for i = 1, #s do
+        local b = str_byte(s, i)
+        if b < 32 or b == 127 then return (str_gsub(s, "[%c\127%%]", pct)) end
     end
     return s
 end
@@ -348,38 +356,101 @@ local function refresh_for_unknown_kid()
     return fetched
 end
 
+-- The request headers, read in place with the lua-nginx-module functions that lua-resty-core declares and
+-- its ngx.req.get_headers uses: a pointer scan, no Lua table and no string per header, and the token goes
+-- to jwtk from nginx's own buffer (ngx.req.get_headers plus ngx.var.http_authorization cost ~5 us a
+-- request more, most of it copying and interning the token twice). Without those declarations (another
+-- lua-resty-core), the same checks through ngx.req.get_headers.
+local C = ffi.C
+local get_request, hdrs, hdrs_cap, truncated
+do
+    local ok, base = pcall(require, "resty.core.base")
+    if ok and pcall(require, "resty.core.request") and pcall(function()
+            return C.ngx_http_lua_ffi_req_get_headers_count and C.ngx_http_lua_ffi_req_get_headers and
+                ffi.typeof("ngx_http_lua_ffi_table_elt_t")
+        end) then
+        get_request, hdrs_cap, truncated = base.get_request, 0, ffi.new("int[1]")
+    end
+end
+local const_char_p = ffi.typeof("const char *")
+local bor = require("bit").bor
+local X_, J_, W_, T_ = 120, 106, 119, 116   -- x j w t
+
+-- Removes every X-Jwt-* header (any case) and returns the Authorization header as pointer, length (nil
+-- when there is none). The pointer stays valid for the request (nginx's pool); jwtk copies what it keeps.
+local function scan_headers()
+    local r = get_request()
+    -- max 0: every header, however many the client sent (a cap would let X-Jwt-* hide behind it).
+    local n = C.ngx_http_lua_ffi_req_get_headers_count(r, 0, truncated)
+    if n <= 0 then return nil end
+    if n > hdrs_cap then
+        hdrs_cap = n < 32 and 32 or n
+        hdrs = ffi.new("ngx_http_lua_ffi_table_elt_t[?]", hdrs_cap)
+    end
+    if C.ngx_http_lua_ffi_req_get_headers(r, hdrs, n, 0) ~= 0 then error("jwtk: cannot read the request headers") end
+    local ap, al
+    for i = 0, n - 1 do   -- keys in lower case (raw = 0)
+        local k = hdrs[i].key
+        local kl, kp = k.len, k.data
+        if kl > 6 and kp[0] == X_ and kp[1] == 45 and kp[2] == J_ and kp[3] == W_ and kp[4] == T_ and kp[5] == 45 then
+            ngx.req.clear_header(ffi_string(kp, kl))
+        elseif kl == 13 and ap == nil and ffi_string(kp, 13) == "authorization" then
+            ap, al = hdrs[i].value.data, hdrs[i].value.len
+        end
+    end
+    return ap, al
+end
+
+-- The same with ngx.req.get_headers and ngx.var (a Lua string, its length).
+local function scan_headers_slow()
+    for name in pairs(ngx.req.get_headers(0, true)) do
+        if #name > 6 and str_lower(str_sub(name, 1, 6)) == "x-jwt-" then ngx.req.clear_header(name) end
+    end
+    local auth = ngx.var.http_authorization
+    return auth, auth and #auth
+end
+
+-- "Bearer " in any case, then the token with its surrounding spaces trimmed: offset, length (nil: none).
+local function bearer(p, len)
+    if len < 8 or bor(p[0], 32) ~= 98 or bor(p[1], 32) ~= 101 or bor(p[2], 32) ~= 97 or bor(p[3], 32) ~= 114 or
+        bor(p[4], 32) ~= 101 or bor(p[5], 32) ~= 114 or p[6] ~= 32 then
+        return nil
+    end
+    local first, last = 7, len - 1
+    while first <= last and p[first] == 32 do first = first + 1 end
+    while last >= first and p[last] == 32 do last = last - 1 end
+    if last < first then return nil end
+    return first, last - first + 1
+end
+
 -- opts: verifier (name, default "default"), realm (default "api"), forward_payload, forward_authorization.
 function _M.access(opts)
     opts = opts or {}
     local realm = opts.realm or "api"
     -- Only the gateway speaks X-Jwt-*: drop whatever the client sent under those names (any case).
-    -- (get_headers is an FFI call in lua-resty-core, ~2 us a request here; ngx.req.raw_header plus a
-    -- search measured ~15 us.)
-    for name in pairs(ngx.req.get_headers(0, true)) do
-        if #name > 6 and str_lower(str_sub(name, 1, 6)) == "x-jwt-" then ngx.req.clear_header(name) end
+    local auth, auth_len
+    if get_request and W.headers ~= "get_headers" then
+        auth, auth_len = scan_headers()
+    else
+        auth, auth_len = scan_headers_slow()
     end
     local v = W and W.verifiers[opts.verifier or "default"]
     if not v then
         ngx.log(ngx.ERR, "jwtk: no verifier ", opts.verifier or "default", " in this worker")
         return ngx.exit(500)
     end
-    local auth = ngx.var.http_authorization
-    if not auth or #auth < 8 or str_lower(str_sub(auth, 1, 7)) ~= "bearer " then
-        return deny(realm, nil)
-    end
-    -- Spaces trimmed byte by byte: a " *$" pattern would cost ~8 us on a 500-byte token.
-    local first, last = 8, #auth
-    while str_byte(auth, first) == 32 do first = first + 1 end
-    while last >= first and str_byte(auth, last) == 32 do last = last - 1 end
-    if last < first then return deny(realm, nil) end
-    local token = str_sub(auth, first, last)
+    if not auth then return deny(realm, nil) end
+    local p = ffi.cast(const_char_p, auth)
+    local off, len = bearer(p, auth_len)
+    if not off then return deny(realm, nil) end
+    local token = p + off
 
     local claims = W.claims
     claims.struct_size = ffi.sizeof(claims)
-    local st = lib.jwtk_verify(v, W.ctx, token, #token, 0, claims)
+    local st = lib.jwtk_verify(v, W.ctx, token, len, 0, claims)
     if st == UNKNOWN_KID and refresh_for_unknown_kid() then
         claims.struct_size = ffi.sizeof(claims)
-        st = lib.jwtk_verify(v, W.ctx, token, #token, 0, claims)
+        st = lib.jwtk_verify(v, W.ctx, token, len, 0, claims)
     end
     if st ~= OK then return deny(realm, st) end
 
@@ -447,8 +518,9 @@ function _M.stats(opts)
         ngx.say(concat(prom, "\n"))
     else
         ngx.header["Content-Type"] = "application/json"
-        ngx.say(str_format('{"pid":%d,"pull":"%s","verifiers":{%s},"keystore":%s,"push":[%s]}', ngx.worker.pid(),
-            W.pull, concat(verifiers, ","), keystore or "null", concat(push, ",")))
+        ngx.say(str_format('{"pid":%d,"pull":"%s","headers":"%s","verifiers":{%s},"keystore":%s,"push":[%s]}',
+            ngx.worker.pid(), W.pull, (get_request and W.headers ~= "get_headers") and "ffi" or "get_headers",
+            concat(verifiers, ","), keystore or "null", concat(push, ",")))
     end
 end
 
