@@ -90,13 +90,15 @@ check c-tests-asan-build gcc $cflags -g -fsanitize=address -fno-omit-frame-point
 check c-tests-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/test_jwtk_asan"
 check c-tests-valgrind env JWTK_TEST_ITERATIONS=200 valgrind --error-exitcode=3 --leak-check=full \
     --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect "$work/test_jwtk"
-# Pull mode against a real loopback JWKS server (jwks_server.py): threads, rotation, flood, stale, stats, fork.
+# Pull mode against a real loopback JWKS server (the Swift remote tests' jwks_server.py): threads, rotation, flood,
+# stale, stats, fork.
+jwks_server=Tests/JWTKernelRemoteTests/Server/jwks_server.py
 # Not under valgrind: its timing checks (rotation within a cooldown, no wait on a hanging fetch) assume native speed.
 check pull-tests-build gcc $cflags -D_DEFAULT_SOURCE $here/test_pull.c $here/mint.c -o "$work/test_pull" $ldflags
-check pull-tests "$work/test_pull" $here/jwks_server.py
+check pull-tests "$work/test_pull" $jwks_server
 check pull-tests-asan-build gcc $cflags -D_DEFAULT_SOURCE -g -fsanitize=address -fno-omit-frame-pointer \
     $here/test_pull.c $here/mint.c -o "$work/test_pull_asan" $ldflags
-check pull-tests-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/test_pull_asan" $here/jwks_server.py
+check pull-tests-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/test_pull_asan" $jwks_server
 luajit_ffi() {
     python3 $here/make_hs256.py "$work/lj.jwks" "$work/lj.token" &&
     luajit -jv="$work/jit.log" $here/test_luajit.lua "$lib" Sources/CJWTK/include/jwtk.h "$work/lj.jwks" "$work/lj.token" &&
