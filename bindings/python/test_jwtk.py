@@ -230,7 +230,7 @@ class PullModeTests(unittest.TestCase):
 
     def setUp(self):
         self.server = subprocess.Popen(
-            [sys.executable, str(ROOT / "IntegrationTests/clib/jwks_server.py")],
+            [sys.executable, str(ROOT / "Tests/JWTKernelRemoteTests/Server/jwks_server.py")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.port = int(self.server.stdout.readline().split()[1])
         self.case = next(c for c in json.loads((ATTACKS / "tokens.json").read_text())
