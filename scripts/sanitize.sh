@@ -38,8 +38,10 @@ leak:readBytesFromFile
 # Foundation: Bundle.allBundles (CLIHarness looks for the jwtk binary) and Process.run.
 leak:_CFBundleCopyAllBundles
 leak:s10Foundation7ProcessC3run
-# XCTest: the weak-reference side table of its expectation machinery.
+# XCTest: the weak-reference side table of its expectation machinery (async await, and the
+# synchronous XCTestCase.wait(for:timeout:) that the key store and remote tests use).
 leak:s6XCTest21awaitUsingExpectation
+leak:s6XCTest0A4CaseC4wait3for7timeout
 EOF
 # No TSan suppressions: the verified-token cache locks with pthread mutexes, which TSan understands.
 : >"$LOGS/tsan.supp"
