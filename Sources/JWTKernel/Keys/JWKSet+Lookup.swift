@@ -3,8 +3,9 @@ internal import CXXHash
 /// Key selection for a token (the hot path).
 extension JWKSet {
     /// Whether this exact key object is in the set (a cached verification's key still trusted).
-    func contains(_ key: VerificationKey) -> Bool {
-        for k in keys where k === key { return true }
+    /// By identity: the caller passes no reference, so nothing is retained per cache hit.
+    func contains(_ key: ObjectIdentifier) -> Bool {
+        for i in keys.indices where ObjectIdentifier(keys[i]) == key { return true }
         return false
     }
 

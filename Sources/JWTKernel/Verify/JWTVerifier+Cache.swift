@@ -1,15 +1,5 @@
 /// The verified-token cache's hit path.
 extension JWTVerifier {
-    /// A cache hit for a caller generic over its result (MultiIssuerVerifier): nil when not a hit.
-    @inline(__always)
-    func verifyCached<R>(
-        _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, _ body: (VerifiedToken) -> R
-    ) throws(JWTError) -> R? {
-        var result: R? = nil
-        guard try lendCached(token, hash: hash, cache: cache, { result = body($0) }) else { return nil }
-        return result
-    }
-
     /// A cache hit, re-checked: the full token must match, the key must still be
     /// trusted and the time claims must still hold. False: not a hit (`body` not called).
     func lendCached(
@@ -17,7 +7,8 @@ extension JWTVerifier {
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return false }
-        guard resolution.contains(entry.key) else {
+        // By identity: `entry` holds its key, so no other object can have that identity meanwhile.
+        guard resolution.contains(ObjectIdentifier(entry.key)) else {
             cache.remove(token, hash: hash)
             return false
         }

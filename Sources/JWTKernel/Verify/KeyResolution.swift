@@ -44,8 +44,9 @@ struct KeyResolution: Sendable {
         }
     }
 
-    /// Whether `key` is still trusted (a cached verification's key).
-    func contains(_ key: VerificationKey) -> Bool {
+    /// Whether the key with this identity is still trusted (a cached verification's key).
+    /// An identity rather than a reference: passing the entry's key retained and released it per hit.
+    func contains(_ key: ObjectIdentifier) -> Bool {
         guard let store, let issuer else { return keys.contains(key) }
         return store.withEntry(issuer) { $0?.keySet.contains(key) ?? false }
     }

@@ -97,15 +97,29 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// The payload is decoded into per-thread scratch and its claims read once;
     /// then the route is chosen, and (with a cache) a cached verification is
     /// tried before the header and signature are decoded and checked.
+    ///
+    /// Inlinable so that it is specialised in the caller, over the non-generic
+    /// `verifyLending` (as `JWTVerifier.verify`): unspecialised, a generic call looked
+    /// up generic metadata on every token.
+    @inlinable
     public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
+        var result: R? = nil
+        try verifyLending(token) { result = body($0) }
+        // verifyLending calls its body exactly once whenever it returns without throwing.
+        return result!
+    }
+
+    /// `verify` without a result type: calls `body` once on success.
+    @usableFromInline
+    func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
         guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
         let jws = try CompactJWS(token)
         guard let payloadCount = Base64URL.decodedCount(jws.payload.count),
             let headerCount = Base64URL.decodedCount(jws.header.count),
             let signatureCount = Base64URL.decodedCount(jws.signature.count)
         else { throw JWTError(.malformed, "segment length is not valid base64url") }
-        return try ThreadScratch.withBuffer(count: payloadCount + headerCount + signatureCount) {
-            (scratch, contexts) throws(JWTError) -> R in
+        try ThreadScratch.withBuffer(count: payloadCount + headerCount + signatureCount) {
+            (scratch, contexts) throws(JWTError) in
             guard Base64URL.decode(jws.payload, into: scratch) != nil else {
                 throw JWTError(.malformed, "segment is not canonical base64url")
             }
@@ -113,8 +127,8 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             var claims = try RegisteredClaims.read(payload, required: requiredKeys, requiredNames: requiredNames)
             let r = try route(claims, payload)
             claims = try requiredClaims(of: r, claims, payload)
-            return try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
-                Result { () throws(JWTError) -> R in
+            try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
+                Result { () throws(JWTError) in
                     try verifyRouted(
                         token, jws, verifier, claims, scratch: scratch, payloadCount: payloadCount,
                         headerCount: headerCount, signatureCount: signatureCount, contexts: contexts, body)
@@ -125,18 +139,18 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
 
     /// The rest of `verify` once the route is known: the cache, then header, signature and policy.
     @inline(__always)
-    private func verifyRouted<R>(
+    private func verifyRouted(
         _ token: UnsafeRawBufferPointer, _ jws: CompactJWS, _ verifier: JWTVerifier, _ claims: RegisteredClaims,
         scratch: UnsafeMutableRawPointer, payloadCount: Int, headerCount: Int, signatureCount: Int,
-        contexts: PKeyContextCache, _ body: (VerifiedToken) -> R
-    ) throws(JWTError) -> R {
+        contexts: PKeyContextCache, _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
         let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
 
         var hash: UInt64 = 0
         let cache = verifier.cache.flatMap { token.count <= $0.configuration.maxTokenSize ? $0 : nil }
         if let cache {
             hash = cache.hash(token)
-            if let hit = try verifier.verifyCached(token, hash: hash, cache: cache, body) { return hit }
+            if try verifier.lendCached(token, hash: hash, cache: cache, body) { return }
         }
         let headerJSON = UnsafeRawBufferPointer(start: scratch + payloadCount, count: headerCount)
         let signature = UnsafeRawBufferPointer(start: scratch + payloadCount + headerCount, count: signatureCount)
@@ -150,7 +164,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
             kidSpan: header.kid)
         cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)
-        return body(verified)
+        body(verified)
     }
 
     /// `claims` with route `r`'s required claims marked as that route's policy numbers them.
