@@ -269,7 +269,7 @@ public final class KeyRefresher: @unchecked Sendable {
                 s.isStale = false
                 s.lastSuccessAt = now
                 s.freshUntil = now + lifetime
-                s.nextAttemptAt = now + lifetime * min(max(s.policy.refreshAheadFraction, 0.05), 1)
+                s.nextAttemptAt = now + lifetime * s.policy.refreshAheadFraction  // both bounded (RefreshPolicy)
                 s.stats.consecutiveFailures = 0
                 s.stats.lastError = nil
                 s.stats.lastSuccessAt = now
