@@ -285,6 +285,8 @@ static void test_config(void) {
         {"{\"issuers\":[\"i\"],\"jwks_url\":7}", JWTK_E_CONFIG, "jwks_url"},
         {"{\"cooldown\":5}", JWTK_E_CONFIG, "jwks_url"},
         {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"cooldown\":-1}", JWTK_E_CONFIG, "cooldown"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"cooldown\":0}", JWTK_E_CONFIG, "cooldown"},
+        {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"refresh_min\":0}", JWTK_E_CONFIG, "refresh_min"},
         {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"refresh_min\":600,\"refresh_max\":60}",
          JWTK_E_CONFIG, "refresh_max"},
         {"{\"issuers\":[\"i\"],\"jwks_url\":\"https://x.example/jwks\",\"max_staleness\":0}", JWTK_E_CONFIG,

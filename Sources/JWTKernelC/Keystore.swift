@@ -27,6 +27,8 @@ final class Keystore: @unchecked Sendable {
     // Guarded by `mutex`.
     private var push = PushCounters()
     private var remotes: [String: RemoteSource] = [:]
+    /// Configured secrets by issuer ("channel_secret"), merged into every push load for that issuer.
+    private var localSecrets: [String: LocalSecret] = [:]
     private(set) var refresher: KeyRefresher?
 
     struct PushCounters {
@@ -78,8 +80,10 @@ final class Keystore: @unchecked Sendable {
             let why = keys.rejected.isEmpty ? "the key set holds no keys" : Self.describe(keys.rejected)
             return LoadOutcome(status: status, message: "no usable key, old keys kept: \(why)")
         }
-        store.publish(keys, forIssuer: issuer ?? Self.anyIssuer)
         mutex.withLock {
+            // Under the mutex with the secret's registration (addLocal), so neither publication undoes the other.
+            let local = issuer.flatMap { localSecrets[$0] }
+            store.publish(local.map { keys.merging($0.keys) } ?? keys, forIssuer: issuer ?? Self.anyIssuer)
             push.loads += 1
             push.rejected += UInt64(keys.rejected.count)
             push.lastSuccess = now
@@ -114,6 +118,27 @@ final class Keystore: @unchecked Sendable {
             throw StatusError(
                 JWTK_E_CONFIG,
                 "jwks_url: issuer \(settings.keyIssuer) already has another key source or schedule in this keystore")
+        }
+    }
+
+    /// Registers a verifier's configured secret for its issuer; `publish` (push mode) publishes it at once,
+    /// with the keys held for the issuer (pull mode: the refresher does, with every fetched set). The same
+    /// secret again is a no-op; another secret for an issuer that has one is JWTK_E_CONFIG.
+    func addLocal(_ local: LocalSecret, publish: Bool) throws(StatusError) {
+        checkFork()
+        let added: Bool? = mutex.withLock {
+            if let existing = localSecrets[local.issuer] { return existing.secret == local.secret ? false : nil }
+            localSecrets[local.issuer] = local
+            // Under the mutex, so a concurrent push load for the issuer (which merges the secret) is not undone.
+            if publish {
+                let held = store.keys(forIssuer: local.issuer)
+                store.publish(held.map { $0.merging(local.keys) } ?? local.keys, forIssuer: local.issuer)
+            }
+            return true
+        }
+        guard added != nil else {
+            throw StatusError(
+                JWTK_E_CONFIG, "channel_secret: issuer \(local.issuer) already has another secret in this keystore")
         }
     }
 

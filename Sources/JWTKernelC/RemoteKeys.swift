@@ -10,13 +10,15 @@ struct RemoteKeys {
     var keyIssuer: String
     /// Every issuer spelling whose tokens use those keys (keyIssuer first).
     var issuers: [String]
-    /// Keys configured with the preset and merged into every fetched set (none in the C config yet).
+    /// Keys configured with the preset and merged into every fetched set ("channel_secret"), and that secret.
     var localKeys: JWKSet?
+    var localSecret: String? = nil
     var policy: RefreshPolicy
 
     /// Whether `other` names the same source with the same schedule (two verifiers sharing a keystore).
     func sameSource(_ other: RemoteKeys) -> Bool {
-        url == other.url && policy.unknownKidCooldown == other.policy.unknownKidCooldown
+        url == other.url && localSecret == other.localSecret
+            && policy.unknownKidCooldown == other.policy.unknownKidCooldown
             && policy.maxStaleness == other.policy.maxStaleness && policy.minMaxAge == other.policy.minMaxAge
             && policy.maxMaxAge == other.policy.maxMaxAge
     }

@@ -44,6 +44,7 @@ private func newVerifier(
     do {
         let settings = try VerifierConfig.parse(bytes)
         if let remote = settings.remote { try keystore.addRemote(remote) }
+        if let local = settings.localSecret { try keystore.addLocal(local, publish: settings.remote == nil) }
         out.pointee = Handle.make(VerifierState(settings: settings, keystore: keystore), .verifier)
         return JWTK_OK
     } catch {

@@ -23,6 +23,12 @@ enum VerifierConfig {
             try apply(member.name, member.value, to: &settings, pull: &pull)
         }
         settings.remote = try remote(pull, settings.policy, document)
+        if let value = document["channel_secret"] {
+            let local = try channelSecret(value, document, settings.policy)
+            settings.localSecret = local
+            settings.remote?.localKeys = local.keys
+            settings.remote?.localSecret = local.secret
+        }
         return settings
     }
 
@@ -49,9 +55,11 @@ enum VerifierConfig {
         case "cache": s.cache = try cache(value)
         case "batch_threads": s.batchThreads = Int(try integer(key, value, 1...1024))
         case "provider", "project_id", "tenant_id": break  // read by `preset`
+        case "channel_secret": break  // read by `channelSecret`
         case "jwks_url": pull.url = try string(key, value)
         case "pull": pull.pull = try bool(key, value)
-        case "cooldown": pull.cooldown = try integer(key, value, 0...86_400)
+        // Lower bounds: no schedule can refetch without pause (RefreshPolicy.Bounds, whose upper bounds these match).
+        case "cooldown": pull.cooldown = try integer(key, value, 1...86_400)
         case "max_staleness": pull.maxStaleness = try integer(key, value, 1...(366 * 86_400))
         case "refresh_min": pull.refreshMin = try integer(key, value, 1...(366 * 86_400))
         case "refresh_max": pull.refreshMax = try integer(key, value, 1...(366 * 86_400))
@@ -90,6 +98,20 @@ enum VerifierConfig {
         // Without max-age the document lives 10 min, clamped into the configured range.
         refresh.defaultMaxAge = min(max(refresh.defaultMaxAge, refresh.minMaxAge), refresh.maxMaxAge)
         return RemoteKeys(url: url, keyIssuer: first, issuers: policy.issuers, localKeys: nil, policy: refresh)
+    }
+
+    /// LINE web login's channel secret: HS256 tokens are verified with it (Swift: `ProviderPreset.line(channelSecret:)`).
+    /// Only with provider "line"; at least 32 bytes (the hash length). Its tokens name no kid.
+    private static func channelSecret(
+        _ value: JSONValue, _ document: JSONValue, _ policy: ClaimsPolicy
+    ) throws(StatusError) -> LocalSecret {
+        guard document["provider"]?.stringValue == "line" else {
+            throw StatusError(JWTK_E_CONFIG, "channel_secret: only with provider line")
+        }
+        guard let issuer = policy.issuers.first else {
+            throw StatusError(JWTK_E_CONFIG, "channel_secret: needs the token issuer(s)")
+        }
+        return try LocalSecret(channelSecret: try string("channel_secret", value), issuer: issuer)
     }
 
     /// The key URL of the provider preset named by "provider" (names as in `preset(_:_:)`, checked there).

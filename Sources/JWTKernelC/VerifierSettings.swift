@@ -8,4 +8,6 @@ struct VerifierSettings {
     var batchThreads = JWTVerifier.coreCount
     /// Pull mode: the remote key source for the verifier's issuers.
     var remote: RemoteKeys?
+    /// "channel_secret" (LINE): published for its issuer and merged into its loaded or fetched keys.
+    var localSecret: LocalSecret?
 }

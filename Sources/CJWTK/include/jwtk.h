@@ -224,6 +224,10 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *                                     required claims; give "audiences"), firebase (give
  *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
  *                                     explicit keys above override the preset's values
+ *   "channel_secret": "..."           provider line only: LINE web login's channel secret (its UTF-8
+ *                                     bytes, at least 32), for HS256 ID tokens (no kid); merged into
+ *                                     the keys loaded or fetched for LINE's issuer (push: load LINE's
+ *                                     JWKS for "https://access.line.me", not NULL, to keep both)
  *   "cache": true | false | {"capacity": 16384, "max_token_size": 4096, "shards": 16}
  *                                     verified-token cache (default false)
  *   "batch_threads": 2                jwtk_verify_batch width (default: online CPUs; 1: no threads)
@@ -232,9 +236,11 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *                                     127.0.0.0/8, ::1 or localhost. Needs "issuers" (or a provider):
  *                                     keys are published under the first, every listed issuer uses them
  *   "pull": true                      with "provider" and no "jwks_url": the preset's key URL
- *   "cooldown": 30                    seconds between unknown-kid refetches (0 .. 86400)
+ *   "cooldown": 30                    seconds between unknown-kid refetches (1 .. 86400)
  *   "max_staleness": 86400            seconds failing fetches keep serving the last good keys
- *   "refresh_min": 60, "refresh_max": 86400   clamp of the response's max-age, seconds
+ *   "refresh_min": 60, "refresh_max": 86400   clamp of the response's max-age, seconds (1 .. 31622400)
+ *   The lower bounds keep any schedule from refetching without pause: retries after a failure back
+ *   off from 0.5 s doubling up to 300 s, and a key set is refreshed at most every refresh_min * 0.8 s.
  *   A second verifier may name the same issuer with the same URL and schedule (shared); another URL or
  *   schedule for it in the same keystore is JWTK_E_CONFIG. An issuer with a remote source never falls
  *   back to the any-issuer keys.
