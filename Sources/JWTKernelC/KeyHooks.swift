@@ -4,6 +4,11 @@ import JWTKernel
 /// library's routes, which verify with a cached snapshot of each issuer's keys: count keys served past
 /// their freshness, and tell the issuer's refresher about an unknown kid (it only records the request,
 /// at most one fetch per cooldown; the token fails at once).
+///
+/// `lookedUp` runs when a token is routed to its issuer, before the verified-token cache is asked, so
+/// `stale_served` means "verifications decided while the keys were stale", whichever path answers
+/// (a full verification, a cache hit, a rejection): what an operator needs to see how much traffic
+/// rides on keys that cannot be refreshed (StaleServedTests).
 enum KeyHooks {
     @inline(__always)
     static func lookedUp(_ keys: IssuerKeys) {

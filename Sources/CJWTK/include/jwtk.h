@@ -337,7 +337,8 @@ typedef struct jwtk_stats {
     uint64_t jwks_fetch_failures;     /* pull: fetches that kept the old keys (error, timeout, bad document) */
     uint64_t unknown_kid_refreshes;   /* pull: fetches made because a token named an unknown kid */
     uint64_t unknown_kid_suppressed;  /* pull: unknown-kid requests folded into one pending (cooldown) */
-    uint64_t stale_served;            /* pull: tokens checked with keys past their freshness (fetches failing) */
+    uint64_t stale_served;            /* pull: verifications of tokens whose issuer's keys were past their
+                                         freshness (fetches failing), cache hits and rejections included */
     uint64_t keys_loaded;             /* keys in the store now, all issuers */
     uint64_t keys_rejected;           /* keys refused: by the push loads that published, plus the last
                                          fetched document of each remote source */
