@@ -96,6 +96,23 @@ static void test_pull_mode(minted token) {
                "\",\"jwks_url\":\"http://127.0.0.1:9/certs\"}",
                JWTK_E_CONFIG) == NULL,
           "pull mode: another secret");
+    /* The same source without the secret would drop it at the first fetch: refused. */
+    CHECK(make(ks, ctx, "{\"provider\":\"line\",\"audiences\":[\"" CHANNEL "\"],\"jwks_url\":\"http://127.0.0.1:9/certs\"}",
+               JWTK_E_CONFIG) == NULL,
+          "pull mode: the same source without the secret");
+    CHECK_STATUS(verify(v, ctx, token, &out), JWTK_OK, "pull mode: still verifies");
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+
+    /* A secret given in push mode, then the issuer pulled without it (or with it) in the same keystore. */
+    jwtk_keystore_new(&ks);
+    v = make(ks, ctx, LINE_CONFIG(SECRET), JWTK_OK);
+    CHECK(make(ks, ctx, "{\"provider\":\"line\",\"audiences\":[\"" CHANNEL "\"],\"jwks_url\":\"http://127.0.0.1:9/certs\"}",
+               JWTK_E_CONFIG) == NULL,
+          "push secret, then pull without it");
+    CHECK(strstr(jwtk_ctx_errmsg(ctx), "channel_secret") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    jwtk_verifier_free(make(ks, ctx, config, JWTK_OK));
+    CHECK_STATUS(verify(v, ctx, token, &out), JWTK_OK, "push secret, then pulled with it");
     jwtk_verifier_free(v);
     jwtk_keystore_free(ks);
     jwtk_ctx_free(ctx);

@@ -105,6 +105,8 @@ final class Keystore: @unchecked Sendable {
         checkFork()
         let conflict: Bool = mutex.withLock {
             if let existing = remotes[settings.keyIssuer] { return !existing.settings.sameSource(settings) }
+            // A secret configured for the issuer in push mode would be lost at the first fetch without it.
+            if let local = localSecrets[settings.keyIssuer], local.secret != settings.localSecret { return true }
             let remote = RemoteSource(settings: settings, source: source)
             remotes[settings.keyIssuer] = remote
             let r = refresher ?? KeyRefresher(store: store)
@@ -117,7 +119,8 @@ final class Keystore: @unchecked Sendable {
         if conflict {
             throw StatusError(
                 JWTK_E_CONFIG,
-                "jwks_url: issuer \(settings.keyIssuer) already has another key source or schedule in this keystore")
+                "jwks_url: issuer \(settings.keyIssuer) already has another key source, schedule or channel_secret in this keystore"
+            )
         }
     }
 
@@ -128,6 +131,9 @@ final class Keystore: @unchecked Sendable {
         checkFork()
         let added: Bool? = mutex.withLock {
             if let existing = localSecrets[local.issuer] { return existing.secret == local.secret ? false : nil }
+            // An issuer pulled without this secret would drop it at its next fetch (pull mode registers the
+            // source, with its secret, first).
+            if let remote = remotes[local.issuer], remote.settings.localSecret != local.secret { return nil }
             localSecrets[local.issuer] = local
             // Under the mutex, so a concurrent push load for the issuer (which merges the secret) is not undone.
             if publish {
