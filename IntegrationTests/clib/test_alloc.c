@@ -39,8 +39,8 @@ static unsigned long per_call(jwtk_verifier *v, jwtk_ctx *ctx, minted t, int wit
 }
 
 int main(void) {
-    jwtk_keystore *hs = NULL, *rs = NULL;
-    jwtk_verifier *hv = NULL, *rv = NULL, *cached = NULL;
+    jwtk_keystore *hs = NULL, *rs = NULL, *per_issuer = NULL;
+    jwtk_verifier *hv = NULL, *rv = NULL, *cached = NULL, *routed = NULL, *routed_cached = NULL;
     jwtk_ctx *ctx = NULL;
     const char *config = "{\"issuers\":[\"https://issuer.example\"],\"audiences\":[\"api\"]}";
     const char *cache_config = "{\"issuers\":[\"https://issuer.example\"],\"audiences\":[\"api\"],\"cache\":true}";
@@ -57,6 +57,11 @@ int main(void) {
     jwtk_verifier_new(config, strlen(config), hs, &hv);
     jwtk_verifier_new(config, strlen(config), rs, &rv);
     jwtk_verifier_new(cache_config, strlen(cache_config), hs, &cached);
+    /* Keys per issuer: every token is routed by its iss (a cache hit by the cached claims). */
+    jwtk_keystore_new(&per_issuer);
+    jwtk_keystore_load_jwks(per_issuer, "https://issuer.example", 22, mint_hmac_jwks(), strlen(mint_hmac_jwks()));
+    jwtk_verifier_new(config, strlen(config), per_issuer, &routed);
+    jwtk_verifier_new(cache_config, strlen(cache_config), per_issuer, &routed_cached);
 
     n = per_call(hv, ctx, h, 1, 1000);
     printf("HS256 jwtk_verify + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
@@ -64,12 +69,21 @@ int main(void) {
     n = per_call(cached, ctx, h, 1, 1000);
     printf("HS256 cache hit + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
     CHECK(n == 0, "cache hits allocate in steady state: %lu", n);
+    n = per_call(routed, ctx, h, 1, 1000);
+    printf("HS256 routed by iss + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
+    CHECK(n == 0, "routed verifications allocate in steady state: %lu", n);
+    n = per_call(routed_cached, ctx, h, 1, 1000);
+    printf("HS256 routed cache hit + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
+    CHECK(n == 0, "routed cache hits allocate in steady state: %lu", n);
     n = per_call(rv, ctx, r, 0, 200);
     printf("RS256 jwtk_verify: %.1f allocations per call (all OpenSSL's; see README)\n", n / 200.0);
 
     jwtk_verifier_free(hv);
     jwtk_verifier_free(rv);
     jwtk_verifier_free(cached);
+    jwtk_verifier_free(routed);
+    jwtk_verifier_free(routed_cached);
+    jwtk_keystore_free(per_issuer);
     jwtk_keystore_free(hs);
     jwtk_keystore_free(rs);
     jwtk_ctx_free(ctx);

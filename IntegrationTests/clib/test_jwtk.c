@@ -549,6 +549,138 @@ static void test_issuers_and_rotation(void) {
     jwtk_ctx_free(ctx);
 }
 
+/* The verified-token cache with keys per issuer: a repeated token is routed by its cached claims
+ * (no payload parse) and must get exactly the verdicts, counters and claims of the full path. */
+struct cache_counts { unsigned long long hits, misses, allowed, denied; };
+
+static struct cache_counts cache_counts(jwtk_verifier *v) {
+    jwtk_stats s;
+    struct cache_counts c;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    jwtk_stats_get(v, &s);
+    c.hits = s.cache_hits; c.misses = s.cache_misses; c.allowed = s.allowed; c.denied = s.denied;
+    return c;
+}
+
+/* Verifies `t` at `now` and checks the status and how the cache counters and verdict counters moved. */
+static void expect_cached(jwtk_verifier *v, jwtk_ctx *ctx, minted t, int64_t now, int want, int hits, int misses,
+                          const char *what) {
+    struct cache_counts before = cache_counts(v), after;
+    int ok = want == JWTK_OK;
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, now, NULL), want, what);
+    after = cache_counts(v);
+    CHECK(after.hits - before.hits == (unsigned long long)hits && after.misses - before.misses == (unsigned long long)misses,
+          "%s: cache hits +%llu misses +%llu, want +%d +%d", what, after.hits - before.hits,
+          after.misses - before.misses, hits, misses);
+    CHECK(after.allowed - before.allowed == (unsigned long long)ok && after.denied - before.denied == (unsigned long long)!ok,
+          "%s: allowed +%llu denied +%llu", what, after.allowed - before.allowed, after.denied - before.denied);
+}
+
+static void test_cache_with_issuers(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_verifier *v;
+    jwtk_ctx *ctx = NULL;
+    const char *a = "https://a.example", *c = "https://c.example";
+    const char *a_claims = "{\"iss\":\"https://a.example\",\"sub\":\"s\\u00e9\",\"aud\":\"api\",\"exp\":1700003600,"
+                           "\"nbf\":1699999000,\"iat\":1699999990,\"org\":{\"id\":7}}";
+    const char *c_claims = "{\"iss\":\"https://c.example\",\"aud\":\"api\",\"exp\":1700003600}";
+    minted ta = mint_token("RS256", RS_HEADER, a_claims);
+    minted tc = mint_token("RS256", RS_HEADER, c_claims);
+    minted tx = mint_token("RS256", RS_HEADER, "{\"iss\":\"https://a\\u002eexample\",\"aud\":\"api\",\"exp\":1700003600}");
+    minted tn = mint_token("RS256", RS_HEADER, "{\"aud\":\"api\",\"exp\":1700003600}");
+    minted tu = mint_token("RS256", RS_HEADER, "{\"iss\":\"https://u.example\",\"aud\":\"api\",\"exp\":1700003600}");
+    jwtk_claims first, again;
+    jwtk_str value;
+    int type;
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, a, strlen(a), mint_rsa_jwks(), strlen(mint_rsa_jwks())), JWTK_OK, "load A");
+    v = verifier_with(ks, "{\"issuers\":[\"https://a.example\",\"https://c.example\"],"
+                          "\"audiences\":[\"api\"],\"leeway\":0,\"cache\":true}");
+
+    /* A miss, then hits with the same claims out, the same jwtk_claim answers and the same counters. */
+    memset(&first, 0, sizeof first);
+    first.struct_size = sizeof first;
+    CHECK_STATUS(jwtk_verify(v, ctx, ta.ptr, ta.len, NOW, &first), JWTK_OK, "A's token, first");
+    memset(&again, 0, sizeof again);
+    again.struct_size = sizeof again;
+    {
+        struct cache_counts before = cache_counts(v), after;
+        CHECK_STATUS(jwtk_verify(v, ctx, ta.ptr, ta.len, NOW, &again), JWTK_OK, "A's token, again");
+        after = cache_counts(v);
+        CHECK(before.hits == 0 && before.misses == 1 && after.hits == 1 && after.misses == 1 && after.allowed == 2,
+              "a miss then a hit: hits %llu misses %llu allowed %llu", after.hits, after.misses, after.allowed);
+    }
+    CHECK(str_is(again.iss, a) && str_is(again.sub, "s\xc3\xa9") && str_is(again.alg, "RS256") && str_is(again.kid, "r1") &&
+          again.exp == first.exp && again.nbf == first.nbf && again.iat == first.iat && again.flags == first.flags,
+          "claims out on the hit");
+    CHECK(again.payload.ptr == first.payload.ptr && again.payload.len == first.payload.len &&
+          again.claims_json.len == first.claims_json.len && again.claims_json.len == strlen(a_claims) &&
+          memcmp(again.claims_json.ptr, a_claims, strlen(a_claims)) == 0, "payload and claims JSON on the hit");
+    CHECK_STATUS(jwtk_claim(ctx, "org.id", 6, &value, &type), JWTK_OK, "jwtk_claim after the hit");
+    CHECK(type == JWTK_JSON_NUMBER && str_is(value, "7"), "org.id after the hit");
+
+    /* Times are re-checked on the hit (which drops the entry): expired and not yet valid, then a full verify. */
+    expect_cached(v, ctx, ta, 1700003600 + 5, JWTK_EXPIRED, 1, 0, "cached, then expired");
+    expect_cached(v, ctx, ta, NOW, JWTK_OK, 0, 1, "expired entry dropped: verified in full");
+    expect_cached(v, ctx, ta, 1699999000 - 5, JWTK_NOT_YET_VALID, 1, 0, "cached, not yet valid");
+    expect_cached(v, ctx, ta, NOW, JWTK_OK, 0, 1, "again in full");
+    expect_cached(v, ctx, ta, NOW, JWTK_OK, 1, 0, "and a hit");
+
+    /* Rotation: A's key r1 is replaced by r2; the cached token must stop hitting at once. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, a, strlen(a), mint_rsa2_jwks(), strlen(mint_rsa2_jwks())), JWTK_OK, "rotate A");
+    expect_cached(v, ctx, ta, NOW, JWTK_UNKNOWN_KID, 0, 1, "rotated-out key: no hit");
+    expect_cached(v, ctx, ta, NOW, JWTK_UNKNOWN_KID, 0, 1, "rotated-out key: still no hit");
+    /* r1 again (a new key object): verified in full once, then hits. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, a, strlen(a), mint_rsa_jwks(), strlen(mint_rsa_jwks())), JWTK_OK, "r1 back");
+    expect_cached(v, ctx, ta, NOW, JWTK_OK, 0, 1, "r1 back: verified in full");
+    expect_cached(v, ctx, ta, NOW, JWTK_OK, 1, 0, "r1 back: a hit");
+
+    /* Issuer C without keys of its own, no any-issuer keys: keys_unavailable, never cached. */
+    expect_cached(v, ctx, tc, NOW, JWTK_KEYS_UNAVAILABLE, 0, 0, "C: no keys");
+    /* Any-issuer keys serve C; its token is cached and hits. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, mint_rsa_jwks(), strlen(mint_rsa_jwks())), JWTK_OK, "load any-issuer");
+    expect_cached(v, ctx, tc, NOW, JWTK_OK, 0, 1, "C through the any-issuer keys");
+    expect_cached(v, ctx, tc, NOW, JWTK_OK, 1, 0, "C through the any-issuer keys: a hit");
+    /* An unaccepted issuer through the any-issuer keys: the policy says bad_issuer; nothing cached. */
+    expect_cached(v, ctx, tu, NOW, JWTK_BAD_ISSUER, 0, 1, "U: any-issuer keys, not accepted");
+    expect_cached(v, ctx, tu, NOW, JWTK_BAD_ISSUER, 0, 1, "U again: not cached");
+    /* No iss at all: the any-issuer keys, then the policy (issuers configured: iss required). */
+    expect_cached(v, ctx, tn, NOW, JWTK_MISSING_CLAIM, 0, 1, "no iss");
+    /* An escaped iss is routed by parsing the payload, and still hits in the core. */
+    expect_cached(v, ctx, tx, NOW, JWTK_OK, 0, 1, "escaped iss: A's keys, verified in full");
+    expect_cached(v, ctx, tx, NOW, JWTK_OK, 1, 0, "escaped iss: a hit");
+    /* C gains its own keys (r2): C's token, verified with the any-issuer r1, must not hit any more. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, c, strlen(c), mint_rsa2_jwks(), strlen(mint_rsa2_jwks())), JWTK_OK, "load C");
+    expect_cached(v, ctx, tc, NOW, JWTK_UNKNOWN_KID, 0, 1, "C's own keys: the any-issuer verification does not hit");
+    expect_cached(v, ctx, tc, NOW, JWTK_UNKNOWN_KID, 0, 1, "C's own keys: still no hit");
+    /* C's own keys are the same JWKS as the any-issuer keys: a separate key, so verified in full once. */
+    CHECK_STATUS(jwtk_keystore_load_jwks(ks, c, strlen(c), mint_rsa_jwks(), strlen(mint_rsa_jwks())), JWTK_OK, "C = r1");
+    expect_cached(v, ctx, tc, NOW, JWTK_OK, 0, 1, "C's own r1: verified in full");
+    expect_cached(v, ctx, tc, NOW, JWTK_OK, 1, 0, "C's own r1: a hit");
+    /* A's cached token is unaffected by C's and the any-issuer loads. */
+    expect_cached(v, ctx, ta, NOW, JWTK_OK, 1, 0, "A still hits");
+    {
+        struct cache_counts total = cache_counts(v);
+        jwtk_stats s;
+        memset(&s, 0, sizeof s);
+        s.struct_size = sizeof s;
+        jwtk_stats_get(v, &s);
+        CHECK(total.allowed + total.denied == total.hits + total.misses + s.denied_by_status[JWTK_KEYS_UNAVAILABLE],
+              "every verification counted once: allowed %llu denied %llu hits %llu misses %llu", total.allowed,
+              total.denied, total.hits, total.misses);
+    }
+    mint_free(ta);
+    mint_free(tc);
+    mint_free(tx);
+    mint_free(tn);
+    mint_free(tu);
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
 static void test_batch_and_stats(void) {
     jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
     jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
@@ -712,6 +844,7 @@ int main(int argc, char **argv) {
     test_payload_segment();
     test_token_statuses();
     test_issuers_and_rotation();
+    test_cache_with_issuers();
     test_batch_and_stats();
     test_threads();
     if (freed) test_freed_handles();

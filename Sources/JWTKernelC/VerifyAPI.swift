@@ -44,7 +44,16 @@ private func verifyToken(
     context.reserve(2 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
     if context.routes !== routes { context.routes = routes }
-    let route = IssuerRouting.route(bytes, routes, scratch: context.arena)
+    // A repeated token is routed by the cache entry's claims (no decode, no parse); any other by its payload.
+    var probe: CacheProbe? = nil
+    let route: IssuerRouting.Route
+    if routes.needsRouting, let found = routes.noKeys.probeCache(bytes), let entry = CachedRouting.route(found, routes)
+    {
+        probe = found
+        route = .verify(entry)
+    } else {
+        route = IssuerRouting.route(bytes, routes, scratch: context.arena)
+    }
     let status = CallClock.with(now) { () -> Int32 in
         switch route {
         case .noKeys(let status):
@@ -56,9 +65,17 @@ private func verifyToken(
             var outcome = CacheOutcome.notUsed
             defer { verifier.counters.count(outcome, stripe: context.counterStripe) }
             do throws(JWTError) {
-                try core.verify(bytes, cacheOutcome: &outcome) { verified in
-                    ClaimsExport.capture(verified, into: context)
-                    if let out { ClaimsExport.fill(out, verified, context, token: bytes) }
+                // The probe's hit is the core's own (`lendCached`); not a hit after all: the usual path.
+                var answered = false
+                if let probe {
+                    answered = try core.lendCached(bytes, probe, cacheOutcome: &outcome) { verified in
+                        export(verified, context, out, token: bytes)
+                    }
+                }
+                if !answered {
+                    try core.verify(bytes, cacheOutcome: &outcome) { verified in
+                        export(verified, context, out, token: bytes)
+                    }
                 }
                 context.clearMessage()
                 return JWTK_OK
@@ -71,6 +88,16 @@ private func verifyToken(
     }
     verifier.count(status, stripe: context.counterStripe)
     return status
+}
+
+/// A verified token's claims into the ctx (for jwtk_claim) and `out`.
+@inline(__always)
+private func export(
+    _ verified: VerifiedToken, _ context: ContextState, _ out: UnsafeMutablePointer<jwtk_claims>?,
+    token: UnsafeRawBufferPointer
+) {
+    ClaimsExport.capture(verified, into: context)
+    if let out { ClaimsExport.fill(out, verified, context, token: token) }
 }
 
 /// The core's verdict with no keys: its own error where it stops before key selection, else `status`.
