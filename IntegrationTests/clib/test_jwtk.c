@@ -671,6 +671,28 @@ static void test_cache_with_issuers(void) {
               "every verification counted once: allowed %llu denied %llu hits %llu misses %llu", total.allowed,
               total.denied, total.hits, total.misses);
     }
+    /* jwtk_verify_batch routes cached tokens the same way (it counts verdicts, not cache outcomes, so it comes after
+     * the check above). */
+    {
+        const char *tokens[5] = {ta.ptr, tc.ptr, tu.ptr, tx.ptr, tn.ptr};
+        size_t lens[5] = {ta.len, tc.len, tu.len, tx.len, tn.len};
+        int st[5];
+        memset(st, 0, sizeof st);
+        CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 5, NOW, st), JWTK_OK, "batch of cached tokens");
+        CHECK(st[0] == JWTK_OK && st[1] == JWTK_OK && st[2] == JWTK_BAD_ISSUER && st[3] == JWTK_OK &&
+              st[4] == JWTK_MISSING_CLAIM, "batch statuses %d %d %d %d %d", st[0], st[1], st[2], st[3], st[4]);
+        /* A rotates to r2: A's cached tokens (plain and escaped iss) stop verifying in the batch too. */
+        CHECK_STATUS(jwtk_keystore_load_jwks(ks, a, strlen(a), mint_rsa2_jwks(), strlen(mint_rsa2_jwks())), JWTK_OK,
+                     "rotate A again");
+        memset(st, 0, sizeof st);
+        CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 5, NOW, st), JWTK_OK, "batch after the rotation");
+        CHECK(st[0] == JWTK_UNKNOWN_KID && st[1] == JWTK_OK && st[3] == JWTK_UNKNOWN_KID,
+              "batch statuses after the rotation %d %d %d", st[0], st[1], st[3]);
+        /* Expired on the hit, at a fixed `now` (the batch's clocked verifier shares the cache). */
+        memset(st, 0, sizeof st);
+        CHECK_STATUS(jwtk_verify_batch(v, tokens + 1, lens + 1, 1, 1700003600 + 5, st), JWTK_OK, "batch, later");
+        CHECK(st[0] == JWTK_EXPIRED, "cached C token expired in the batch: %d", st[0]);
+    }
     mint_free(ta);
     mint_free(tc);
     mint_free(tx);

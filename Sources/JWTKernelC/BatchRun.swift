@@ -1,5 +1,5 @@
 import CJWTK
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 /// One jwtk_verify_batch call: route every token to its issuer's core verifier, then hand each
 /// group to the core's batch path (`JWTVerifier.verifyBatch`, on up to `batch_threads` cores).
@@ -26,8 +26,15 @@ struct BatchRun {
             let bytes = UnsafeRawBufferPointer(start: p, count: length)
             let route: IssuerRouting.Route
             if routes.needsRouting {
-                if scratch.count < 2 * length + 16 { scratch = [UInt8](repeating: 0, count: 2 * length + 16) }
-                route = scratch.withUnsafeMutableBytes { IssuerRouting.route(bytes, routes, scratch: $0.baseAddress!) }
+                // A cached token is routed by its cached claims, as in jwtk_verify; the core's batch decides the hit.
+                if let probe = routes.noKeys.probeCache(bytes), let entry = CachedRouting.route(probe, routes) {
+                    route = .verify(entry)
+                } else {
+                    if scratch.count < 2 * length + 16 { scratch = [UInt8](repeating: 0, count: 2 * length + 16) }
+                    route = scratch.withUnsafeMutableBytes {
+                        IssuerRouting.route(bytes, routes, scratch: $0.baseAddress!)
+                    }
+                }
             } else {
                 route = IssuerRouting.unrouted(routes)
             }
