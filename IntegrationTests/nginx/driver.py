@@ -173,7 +173,8 @@ def lua_str(s):
 
 
 def nginx_conf(a, w, port, echo_port, variant, jwks_port):
-    """variant: "jwtk" (push mode), "pull" (jwtk's refresher), "bare" (the lua module without libjwtk)."""
+    """variant: "jwtk" (push mode), "pull" (jwtk's refresher), "bare" (the lua module without libjwtk),
+    "cooldown0" (push mode with cooldown = 0, which init_worker must refuse)."""
     jwtk = variant != "bare"
     lines = [
         "worker_processes 1;", "master_process on;", "daemon off;", f"pid {w}/nginx.pid;",
@@ -196,7 +197,8 @@ def nginx_conf(a, w, port, echo_port, variant, jwks_port):
                          f'cached = {lua_str(verifier_config(cache=True, pull_url=url))} }}')
             pull = 'nil, headers = "get_headers"'   # the portable header path, checked in pull_phase
         else:
-            keys = (f'{{ {{ url = "{url}", issuer = "{ISSUER}", interval = 1, cooldown = 2, timeout = 1 }},'
+            cooldown = 0 if variant == "cooldown0" else 2
+            keys = (f'{{ {{ url = "{url}", issuer = "{ISSUER}", interval = 1, cooldown = {cooldown}, timeout = 1 }},'
                     f' {{ file = "{w}/never.json", issuer = "{NEVER}", interval = 1 }},'
                     f' {{ file = "{w}/hmac.json", issuer = "{HMAC}", interval = 1 }} }}')
             verifiers = (f'{{ default = {lua_str(verifier_config())}, '
@@ -710,6 +712,13 @@ def main():
     bare = Nginx(a, f"{w}/bare", "bare", 1)
     bare_sigs = (sigcgt(bare.proc.pid), sigcgt(bare.workers()[0]))
     bare.stop()
+
+    # A push source with cooldown = 0 would fetch on every unknown kid: init_worker refuses it, by name.
+    os.makedirs(f"{w}/cooldown0/tmp", exist_ok=True)
+    refused = Nginx(a, f"{w}/cooldown0", "cooldown0", 1)
+    check(wait_for(lambda: "cooldown must be a number of seconds in [1, 86400]" in refused.log(), 5),
+          "push: cooldown = 0 refused by init_worker with the bound in the error log")
+    refused.stop()
 
     os.makedirs(f"{w}/push", exist_ok=True)
     for f in ("rs256.pub.pem", "es256.pub.pem", "hmac.json"):

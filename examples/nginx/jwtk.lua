@@ -220,9 +220,21 @@ end
 
 -- Per-worker setup -------------------------------------------------------------------------------------
 
+-- A push source's duration: a number in [lo, hi], else a configuration error. No value may make the
+-- worker fetch without pause (cooldown 0 during an unknown-kid flood) or hand ngx.timer.every a bad delay.
+local function seconds(src, field, default, lo, hi)
+    local v = src[field]
+    if v == nil then return default end
+    if type(v) ~= "number" or v ~= v or v < lo or v > hi then
+        error(str_format("jwtk: key source %s: %s must be a number of seconds in [%g, %g]",
+            tostring(src.file or src.url), field, lo, hi))
+    end
+    return v
+end
+
 -- opts.keys:      list of push sources {file = PATH | url = URL, issuer = ISS (nil: any issuer),
---                 interval = seconds (default 60), cooldown = seconds for unknown-kid fetches (default 30),
---                 timeout = seconds (default 2)}
+--                 interval = seconds (default 60, 1..86400), cooldown = seconds between unknown-kid fetches
+--                 (default 30, 1..86400, as the C config's), timeout = seconds (default 2, up to 60)}
 -- opts.verifiers: {name = JSON config (the jwtk_verifier_new keys; "jwks_url" etc. for pull mode)}
 -- opts.pull:      jwtk's own refresher (pull mode) is started in this worker when a verifier config has
 --                 "jwks_url" (or opts.pull = true); opts.pull = false never starts it
@@ -259,7 +271,8 @@ function _M.init_worker(opts)
     for i, s in ipairs(opts.keys or {}) do
         local src = {
             file = s.file, url = s.url, issuer = s.issuer, name = s.file or s.url,
-            interval = s.interval or 60, cooldown = s.cooldown or 30, timeout_ms = (s.timeout or 2) * 1000,
+            interval = seconds(s, "interval", 60, 1, 86400), cooldown = seconds(s, "cooldown", 30, 1, 86400),
+            timeout_ms = seconds(s, "timeout", 2, 0.001, 60) * 1000,
             fetches = 0, fetch_failures = 0, load_failures = 0, kid_refreshes = 0, kid_suppressed = 0,
             last_kid_fetch = 0,
         }
