@@ -24,32 +24,45 @@ final class ThreadScratch {
     deinit { buffer.deallocate() }
 
     /// Lends at least `count` bytes and this thread's OpenSSL contexts to `body`.
+    ///
+    /// The thread's scratch is reached as a guaranteed reference (the thread-specific
+    /// slot owns it until the thread ends), so lending it retains and releases nothing:
+    /// before, the scratch and its contexts were each retained and released per token.
     @inline(__always)
     static func withBuffer<R, E: Error>(
         count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R
     ) throws(E) -> R {
-        let scratch = current
-        if scratch.inUse {
-            let private_ = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
-            defer { private_.deallocate() }
-            return try body(private_, scratch.contexts)
-        }
-        if scratch.capacity < count {
-            scratch.buffer.deallocate()
-            scratch.capacity = max(count, scratch.capacity * 2)
-            scratch.buffer = UnsafeMutableRawPointer.allocate(byteCount: scratch.capacity, alignment: 16)
-        }
-        scratch.inUse = true
-        defer { scratch.inUse = false }
-        return try body(scratch.buffer, scratch.contexts)
+        // Result carries the typed error through `_withUnsafeGuaranteedRef`, which only rethrows untyped.
+        try current._withUnsafeGuaranteedRef { scratch in
+            Result { () throws(E) -> R in try scratch.lend(count: count, body) }
+        }.get()
     }
 
-    private static var current: ThreadScratch {
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged<ThreadScratch>.fromOpaque(raw).takeUnretainedValue()
+    @inline(__always)
+    private func lend<R, E: Error>(
+        count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R
+    ) throws(E) -> R {
+        if inUse {
+            let private_ = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+            defer { private_.deallocate() }
+            return try body(private_, contexts)
         }
-        let scratch = ThreadScratch(capacity: 16 * 1024)
-        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        if capacity < count {
+            buffer.deallocate()
+            capacity = max(count, capacity * 2)
+            buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        }
+        inUse = true
+        defer { inUse = false }
+        return try body(buffer, contexts)
+    }
+
+    /// This thread's scratch, unretained: the thread-specific slot holds the reference.
+    @inline(__always)
+    private static var current: Unmanaged<ThreadScratch> {
+        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadScratch>.fromOpaque(raw) }
+        let scratch = Unmanaged.passRetained(ThreadScratch(capacity: 16 * 1024))
+        pthread_setspecific(key, scratch.toOpaque())
         return scratch
     }
 

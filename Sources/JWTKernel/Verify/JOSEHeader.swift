@@ -5,9 +5,17 @@ struct JOSEHeader {
     var kid: JSONSpan?
     var typ: JSONSpan?
 
+    /// The common shape without the JSON parser when the header has it
+    /// (`JOSEHeader+CommonShape.swift`), the full strict parse otherwise.
+    @inline(__always)
+    static func parse(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
+        if let common = parseCommonShape(header) { return common }
+        return try parseInFull(header)
+    }
+
     /// RFC 7515 §4.1 + RFC 8725. Key-carrying members (`jwk`, `jku`, `x5u`,
     /// `x5c`) are never read: keys come only from the trusted key set.
-    static func parse(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
+    static func parseInFull(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
         let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var alg: JSONSpan?, kid: JSONSpan?, typ: JSONSpan?, crit: JSONSpan?, b64: JSONSpan?
         var parser = JSONParser(header)

@@ -1,14 +1,22 @@
 /// The full verification pipeline, in the order docs/ARCHITECTURE.md describes.
 extension JWTVerifier {
+    /// One pass, no closure between the signature and the claims: the segments are
+    /// decoded, the signature checked, the claims read and checked, and `body` called,
+    /// all inside the one scratch loan (`DecodedSegments`).
     func verifyInFull(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
-        try withVerifiedSignature(token) { (parts) throws(JWTError) in
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
+            try segments.decodePayload()
+            try segments.decodeHeaderAndSignature()
+            let headerJSON = segments.header, payload = segments.payload
+            let (header, key) = try checkSignature(
+                segments.jws, headerJSON: headerJSON, signature: segments.signature, contexts: contexts)
             let claims = try RegisteredClaims.read(
-                parts.payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
-            try compiled.check(claims, in: parts.payload, now: clock.now())
+                payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+            try compiled.check(claims, in: payload, now: clock.now())
             body(
                 VerifiedToken(
-                    algorithm: parts.header.alg, key: parts.key, header: parts.headerJSON,
-                    claimsJSON: parts.payload, claims: claims, kidSpan: parts.header.kid))
+                    algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
+                    kidSpan: header.kid))
         }
     }
 
@@ -19,32 +27,18 @@ extension JWTVerifier {
         let key: VerificationKey
     }
 
-    /// Everything up to and including the signature, with decoded segments in scratch memory.
-    /// Not generic (the result goes out through `body`'s captures): the hot path must not
-    /// look up generic metadata per token.
+    /// Everything up to and including the signature, with decoded segments in scratch memory
+    /// (the JWS API, whose payload need not be JSON). Not generic (the result goes out through
+    /// `body`'s captures): no generic metadata per token.
     func withVerifiedSignature(
         _ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> Void
     ) throws(JWTError) {
-        guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
-        let jws = try CompactJWS(token)
-        guard let headerCount = Base64URL.decodedCount(jws.header.count),
-            let payloadCount = Base64URL.decodedCount(jws.payload.count),
-            let signatureCount = Base64URL.decodedCount(jws.signature.count)
-        else { throw JWTError(.malformed, "segment length is not valid base64url") }
-
-        try ThreadScratch.withBuffer(count: headerCount + payloadCount + signatureCount) {
-            (scratch, contexts) throws(JWTError) in
-            guard Base64URL.decode(jws.header, into: scratch) != nil,
-                Base64URL.decode(jws.payload, into: scratch + headerCount) != nil,
-                Base64URL.decode(jws.signature, into: scratch + headerCount + payloadCount) != nil
-            else { throw JWTError(.malformed, "segment is not canonical base64url") }
-            let headerJSON = UnsafeRawBufferPointer(start: scratch, count: headerCount)
-            let payload = UnsafeRawBufferPointer(start: scratch + headerCount, count: payloadCount)
-            let signature = UnsafeRawBufferPointer(start: scratch + headerCount + payloadCount, count: signatureCount)
-
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
+            try segments.decodePayload()
+            try segments.decodeHeaderAndSignature()
             let (header, key) = try checkSignature(
-                jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
-            try body(SignedParts(header: header, headerJSON: headerJSON, payload: payload, key: key))
+                segments.jws, headerJSON: segments.header, signature: segments.signature, contexts: contexts)
+            try body(SignedParts(header: header, headerJSON: segments.header, payload: segments.payload, key: key))
         }
     }
 

@@ -112,26 +112,15 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// `verify` without a result type: calls `body` once on success.
     @usableFromInline
     func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
-        guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
-        let jws = try CompactJWS(token)
-        guard let payloadCount = Base64URL.decodedCount(jws.payload.count),
-            let headerCount = Base64URL.decodedCount(jws.header.count),
-            let signatureCount = Base64URL.decodedCount(jws.signature.count)
-        else { throw JWTError(.malformed, "segment length is not valid base64url") }
-        try ThreadScratch.withBuffer(count: payloadCount + headerCount + signatureCount) {
-            (scratch, contexts) throws(JWTError) in
-            guard Base64URL.decode(jws.payload, into: scratch) != nil else {
-                throw JWTError(.malformed, "segment is not canonical base64url")
-            }
-            let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
+            try segments.decodePayload()
+            let payload = segments.payload
             var claims = try RegisteredClaims.read(payload, required: requiredKeys, requiredNames: requiredNames)
             let r = try route(claims, payload)
             claims = try requiredClaims(of: r, claims, payload)
             try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
                 Result { () throws(JWTError) in
-                    try verifyRouted(
-                        token, jws, verifier, claims, scratch: scratch, payloadCount: payloadCount,
-                        headerCount: headerCount, signatureCount: signatureCount, contexts: contexts, body)
+                    try verifyRouted(token, segments, verifier, claims, contexts: contexts, body)
                 }
             }.get()
         }
@@ -140,25 +129,19 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// The rest of `verify` once the route is known: the cache, then header, signature and policy.
     @inline(__always)
     private func verifyRouted(
-        _ token: UnsafeRawBufferPointer, _ jws: CompactJWS, _ verifier: JWTVerifier, _ claims: RegisteredClaims,
-        scratch: UnsafeMutableRawPointer, payloadCount: Int, headerCount: Int, signatureCount: Int,
-        contexts: PKeyContextCache, _ body: (VerifiedToken) -> Void
+        _ token: UnsafeRawBufferPointer, _ segments: DecodedSegments, _ verifier: JWTVerifier,
+        _ claims: RegisteredClaims, contexts: PKeyContextCache, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
-        let payload = UnsafeRawBufferPointer(start: scratch, count: payloadCount)
-
         var hash: UInt64 = 0
         let cache = verifier.cache.flatMap { token.count <= $0.configuration.maxTokenSize ? $0 : nil }
         if let cache {
             hash = cache.hash(token)
             if try verifier.lendCached(token, hash: hash, cache: cache, body) { return }
         }
-        let headerJSON = UnsafeRawBufferPointer(start: scratch + payloadCount, count: headerCount)
-        let signature = UnsafeRawBufferPointer(start: scratch + payloadCount + headerCount, count: signatureCount)
-        guard Base64URL.decode(jws.header, into: scratch + payloadCount) != nil,
-            Base64URL.decode(jws.signature, into: scratch + payloadCount + headerCount) != nil
-        else { throw JWTError(.malformed, "segment is not canonical base64url") }
+        try segments.decodeHeaderAndSignature()
+        let headerJSON = segments.header, payload = segments.payload
         let (header, key) = try verifier.checkSignature(
-            jws, headerJSON: headerJSON, signature: signature, contexts: contexts)
+            segments.jws, headerJSON: headerJSON, signature: segments.signature, contexts: contexts)
         try verifier.compiled.check(claims, in: payload, now: verifier.clock.now())
         let verified = VerifiedToken(
             algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
