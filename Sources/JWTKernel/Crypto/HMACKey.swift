@@ -1,13 +1,22 @@
 internal import COpenSSL
 
 /// An HMAC key with its inner and outer hash states precomputed (RFC 2104):
-/// each verification copies two small structs and hashes the message once,
-/// instead of re-deriving the padded key blocks and fetching a MAC
-/// implementation as OpenSSL's one-shot `HMAC()` does on every call.
-// Safety: @unchecked because the SHA-2 states are imported C structs; they are immutable `let`s, copied per call.
-struct HMACKey: @unchecked Sendable {
-    let inner: SHA2State
-    let outer: SHA2State
+/// each verification copies the two states onto the stack and hashes the
+/// message once, instead of re-deriving the padded key blocks and fetching a
+/// MAC implementation as OpenSSL's one-shot `HMAC()` does on every call.
+///
+/// A class over raw memory rather than a struct of `SHA2State` enums: reaching
+/// the struct through `HMACSecret`'s optional copied all of it (441 bytes), and
+/// each enum payload once more (SHA-512-sized, 216 bytes), per token. Now a token
+/// copies exactly the two contexts its hash needs, as the OpenSSL floor does.
+// Safety: @unchecked because of the raw `states` memory: written only in init, read-only until deinit wipes and
+// frees it.
+final class HMACKey: @unchecked Sendable {
+    let outputLength: Int
+    /// The inner context, then the outer one, each `MemoryLayout<SHA512_CTX>.stride` bytes apart
+    /// (a SHA256_CTX for HS256, a SHA512_CTX for HS384 and HS512).
+    private let states: UnsafeMutableRawPointer
+    private static let slot = MemoryLayout<SHA512_CTX>.stride
 
     init(secret: [UInt8], hashLength: Int) {
         var inner = SHA2State(hashLength: hashLength)
@@ -26,8 +35,10 @@ struct HMACKey: @unchecked Sendable {
         var opad = block.map { $0 ^ 0x5c }
         ipad.withUnsafeBytes { inner.update($0) }
         opad.withUnsafeBytes { outer.update($0) }
-        self.inner = inner
-        self.outer = outer
+        outputLength = hashLength
+        states = .allocate(byteCount: 2 * Self.slot, alignment: 16)
+        Self.store(inner, at: states)
+        Self.store(outer, at: states + Self.slot)
         // Best effort: leave no copy of the key, padded or XORed (both give it back), in freed memory.
         func wipe(_ bytes: inout [UInt8]) { bytes.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
         wipe(&block)
@@ -35,31 +46,43 @@ struct HMACKey: @unchecked Sendable {
         wipe(&opad)
     }
 
+    deinit {
+        // The states give the key's MAC back as well as the key would: wipe them too.
+        OPENSSL_cleanse(states, 2 * Self.slot)
+        states.deallocate()
+    }
+
+    private static func store(_ state: SHA2State, at p: UnsafeMutableRawPointer) {
+        switch state {
+        case .sha256(let c): p.initializeMemory(as: SHA256_CTX.self, repeating: c, count: 1)
+        case .sha384(let c), .sha512(let c): p.initializeMemory(as: SHA512_CTX.self, repeating: c, count: 1)
+        }
+    }
+
     /// Verifies `tag` over `message` in constant time (for equal lengths).
-    ///
-    /// Each state is copied exactly once (into a local the hash then runs on in
-    /// place), as the OpenSSL floor does; going through `SHA2State.update`
-    /// copied the state out of and back into the enum on every call.
     @inline(__always)
     func verify(_ message: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer) -> Bool {
-        guard tag.count == inner.outputLength, let input = message.baseAddress ?? tag.baseAddress else { return false }
+        guard tag.count == outputLength, let input = message.baseAddress ?? tag.baseAddress else { return false }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buf in
             let innerHash = buf.baseAddress!, mac = buf.baseAddress! + 64
-            switch inner {
-            case .sha256(var i):
-                guard case .sha256(var o) = outer else { return false }
+            switch outputLength {
+            case 32:
+                var i = states.load(as: SHA256_CTX.self)
+                var o = (states + Self.slot).load(as: SHA256_CTX.self)
                 SHA256_Update(&i, input, message.count)
                 SHA256_Final(innerHash, &i)
                 SHA256_Update(&o, innerHash, 32)
                 SHA256_Final(mac, &o)
-            case .sha384(var i):
-                guard case .sha384(var o) = outer else { return false }
+            case 48:
+                var i = states.load(as: SHA512_CTX.self)
+                var o = (states + Self.slot).load(as: SHA512_CTX.self)
                 SHA384_Update(&i, input, message.count)
                 SHA384_Final(innerHash, &i)
                 SHA384_Update(&o, innerHash, 48)
                 SHA384_Final(mac, &o)
-            case .sha512(var i):
-                guard case .sha512(var o) = outer else { return false }
+            default:
+                var i = states.load(as: SHA512_CTX.self)
+                var o = (states + Self.slot).load(as: SHA512_CTX.self)
                 SHA512_Update(&i, input, message.count)
                 SHA512_Final(innerHash, &i)
                 SHA512_Update(&o, innerHash, 64)

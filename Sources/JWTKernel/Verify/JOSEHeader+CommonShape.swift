@@ -58,16 +58,12 @@ extension JOSEHeader {
         b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\")
     }
 
-    /// `"alg":"`, `"kid":"`, `"typ":"` as little-endian 7-byte words.
-    private static let algMember = word("\"alg\":\"")
-    private static let kidMember = word("\"kid\":\"")
-    private static let typMember = word("\"typ\":\"")
-
-    private static func word(_ s: StaticString) -> UInt64 {
-        var w: UInt64 = 0
-        for i in 0..<s.utf8CodeUnitCount { w |= UInt64(s.utf8Start[i]) << (8 * UInt64(i)) }
-        return w
-    }
+    /// `"alg":"`, `"kid":"`, `"typ":"` as little-endian 7-byte words: literals, because a
+    /// computed `static let` costs a `swift_once` check per access on the hot path
+    /// (`JOSEHeaderFastPathTests` reaches each through the fast path, so a wrong one fails there).
+    private static var algMember: UInt64 { 0x22_3a22_676c_6122 }
+    private static var kidMember: UInt64 { 0x22_3a22_6469_6b22 }
+    private static var typMember: UInt64 { 0x22_3a22_7079_7422 }
 
     /// The algorithm named exactly by `count` plain bytes, or nil (unknown names go to the full parser,
     /// which knows how to report them).

@@ -13,10 +13,13 @@ extension JWTVerifier {
             let claims = try RegisteredClaims.read(
                 payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
             try compiled.check(claims, in: payload, now: clock.now())
-            body(
-                VerifiedToken(
-                    algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
-                    kidSpan: header.kid))
+            // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
+            withExtendedLifetime(key) {
+                body(
+                    VerifiedToken(
+                        algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
+                        kidSpan: header.kid))
+            }
         }
     }
 

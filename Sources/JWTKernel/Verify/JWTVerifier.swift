@@ -12,6 +12,8 @@ public final class JWTVerifier: Sendable {
     public let maxTokenSize: Int
     /// Successful verifications remembered across calls; nil: every token is verified in full.
     public let cache: VerifiedTokenCache?
+    /// `cache` unretained (`cache` keeps it alive), so a verification reaches it without a retain and release.
+    let cacheRef: Unmanaged<VerifiedTokenCache>?
     let compiled: CompiledPolicy
     let policyFingerprint: UInt64
     /// Where keys come from: `keys`, or an issuer's keys in a `KeyStore`.
@@ -38,6 +40,7 @@ public final class JWTVerifier: Sendable {
         self.clock = clock
         self.maxTokenSize = maxTokenSize
         self.cache = cache
+        self.cacheRef = cache.map { Unmanaged.passUnretained($0) }
         self.compiled = CompiledPolicy(policy)
         self.policyFingerprint = compiled.fingerprint
     }
@@ -92,7 +95,21 @@ public final class JWTVerifier: Sendable {
     public func verifyLending(
         _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
-        guard let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
+        guard let cacheRef else {
+            cacheOutcome = .notUsed
+            return try verifyInFull(token, body)
+        }
+        try cacheRef._withUnsafeGuaranteedRef { cache in
+            Result { () throws(JWTError) in try verifyLending(token, cache: cache, cacheOutcome: &cacheOutcome, body) }
+        }.get()
+    }
+
+    @inline(__always)
+    private func verifyLending(
+        _ token: UnsafeRawBufferPointer, cache: VerifiedTokenCache, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
+        guard token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
             cacheOutcome = .notUsed
             return try verifyInFull(token, body)
         }

@@ -146,8 +146,11 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         let verified = VerifiedToken(
             algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
             kidSpan: header.kid)
-        cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)
-        body(verified)
+        // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
+        withExtendedLifetime(key) {
+            cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)
+            body(verified)
+        }
     }
 
     /// `claims` with route `r`'s required claims marked as that route's policy numbers them.

@@ -2,7 +2,12 @@
 /// for the duration of a callback: valid only inside that callback.
 public struct VerifiedToken {
     public let algorithm: JWTAlgorithm
-    public let key: VerificationKey
+    /// Unowned like the buffers: whoever lends the token keeps the key alive for the callback
+    /// (the cache entry on a hit, the verifier's key selection otherwise), so lending it
+    /// retains and releases nothing; reading it gives a strong reference as usual.
+    // Safety: a VerifiedToken never outlives the callback it is lent to (see above), and every
+    // lender holds a strong reference to `key` until the callback returns.
+    public unowned(unsafe) let key: VerificationKey
     /// The decoded protected header JSON.
     public let header: UnsafeRawBufferPointer
     /// The decoded claims JSON, exactly as signed.
