@@ -31,6 +31,7 @@ public func runVerifyInput(_ data: UnsafePointer<UInt8>?, _ size: Int, signers: 
         let sep = body.firstIndex(of: 0) ?? body.endIndex
         let header = body[body.startIndex..<sep]
         let claims = sep < body.endIndex ? body[(sep + 1)...] : body[body.endIndex...]
+        if depth == .deep { checkHeaderFastPath(header) }
         let token = FuzzSigner.token(header: header, payload: claims, key: key)
         token.withUnsafeBytes { check($0) }
     } else {
@@ -39,5 +40,17 @@ public func runVerifyInput(_ data: UnsafePointer<UInt8>?, _ size: Int, signers: 
         defer { copy.deallocate() }
         if size > 0 { copy.copyMemory(from: UnsafeRawBufferPointer(input)) }
         check(UnsafeRawBufferPointer(copy))
+    }
+}
+
+/// The common-shape header reader against the full strict parser on the fuzzed header
+/// (JOSEHeader+CommonShape.swift): they must agree on members or error code. An exact-size
+/// heap copy, so ASan sees any read past the header.
+func checkHeaderFastPath(_ header: Slice<UnsafeBufferPointer<UInt8>>) {
+    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: header.count, alignment: 1)
+    defer { copy.deallocate() }
+    if !header.isEmpty { copy.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: header))) }
+    if let d = JOSEHeaderFastPathCheck.disagreement(UnsafeRawBufferPointer(copy)) {
+        require(false, "header fast path: \(d): \(String(decoding: header, as: UTF8.self))")
     }
 }
