@@ -96,6 +96,20 @@ size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *ds
     return 0;
 }
 
+void jkernel_base64url_decode_blocks3(const uint8_t *const src[3], const size_t n[3], uint8_t *const dst[3],
+                                      size_t consumed[3], int *invalid) {
+    if (__builtin_cpu_supports("avx2")) {
+        for (int k = 0; k < 3; k++) {
+            size_t i = decode_avx2(src[k], n[k], dst[k], invalid);
+            consumed[k] = i + decode_ssse3(src[k] + i, n[k] - i, dst[k] + i / 4 * 3, invalid);
+        }
+    } else if (__builtin_cpu_supports("ssse3")) {
+        for (int k = 0; k < 3; k++) consumed[k] = decode_ssse3(src[k], n[k], dst[k], invalid);
+    } else {
+        consumed[0] = consumed[1] = consumed[2] = 0;
+    }
+}
+
 #else
 
 int jkernel_simd_level(void) { return 0; }
@@ -103,6 +117,12 @@ int jkernel_simd_level(void) { return 0; }
 size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *dst, int *invalid) {
     (void)src; (void)n; (void)dst; (void)invalid;
     return 0;
+}
+
+void jkernel_base64url_decode_blocks3(const uint8_t *const src[3], const size_t n[3], uint8_t *const dst[3],
+                                      size_t consumed[3], int *invalid) {
+    (void)src; (void)n; (void)dst; (void)invalid;
+    consumed[0] = consumed[1] = consumed[2] = 0;
 }
 
 #endif

@@ -53,9 +53,14 @@ struct CompiledPolicy: Sendable {
         return lower.starts(with: prefix) ? Array(lower.dropFirst(prefix.count)) : lower
     }
 
-    /// Header `typ` against the expectation.
+    /// Header `typ` against the expectation (inlined: most policies expect none, and then this is one test).
+    @inline(__always)
     func checkType(_ typ: JSONSpan?, in header: UnsafeRawBufferPointer) throws(JWTError) {
         guard let expected = expectedType else { return }
+        try checkType(typ, in: header, expected: expected)
+    }
+
+    private func checkType(_ typ: JSONSpan?, in header: UnsafeRawBufferPointer, expected: [UInt8]) throws(JWTError) {
         guard let typ else { throw JWTError(.badTyp, "header has no typ") }
         let bytes = header.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buf -> Bool in

@@ -8,7 +8,7 @@ internal import CJWTKernelSIMD
 /// can never carry the same signed bytes.
 public enum Base64URL {
     /// Bytes produced by decoding `count` characters, or nil for an impossible length.
-    @_spi(Internals) @inlinable
+    @_spi(Internals) @inlinable @inline(__always)
     public static func decodedCount(_ count: Int) -> Int? {
         switch count & 3 {
         case 0: return count / 4 * 3
@@ -38,16 +38,75 @@ public enum Base64URL {
     ) -> Int? {
         guard let outCount = decodedCount(src.count) else { return nil }
         if src.isEmpty { return 0 }
-        let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let d = dst.assumingMemoryBound(to: UInt8.self)
         var i = 0
         if vectorized {
             var invalid: Int32 = 0
             // Safety: the C loop reads only s[0..<src.count] and writes only inside d[0..<outCount] (see jkernel_simd.h).
-            i = jkernel_base64url_decode_blocks(s, src.count, d, &invalid)
+            i = jkernel_base64url_decode_blocks(
+                src.baseAddress!.assumingMemoryBound(to: UInt8.self), src.count,
+                dst.assumingMemoryBound(to: UInt8.self), &invalid)
             if invalid != 0 { return nil }
         }
-        return decodeTable.withUnsafeBufferPointer { table -> Int? in
+        return finish(src, into: dst, from: i) ? outCount : nil
+    }
+
+    /// A token's three segments at once, each into its own destination (which must hold
+    /// `decodedCount` bytes): one vector dispatch for all three (`jkernel_base64url_decode_blocks3`),
+    /// then the same scalar loop as `decode` on each tail. True iff all three are canonical
+    /// base64url. `Base64URLVectorTests` and `FuzzBase64URL` hold it to three scalar decodes.
+    @_spi(Internals)
+    public static func decode(
+        _ a: UnsafeRawBufferPointer, into da: UnsafeMutableRawPointer,
+        _ b: UnsafeRawBufferPointer, into db: UnsafeMutableRawPointer,
+        _ c: UnsafeRawBufferPointer, into dc: UnsafeMutableRawPointer
+    ) -> Bool {
+        guard decodedCount(a.count) != nil, decodedCount(b.count) != nil, decodedCount(c.count) != nil else {
+            return false
+        }
+        var placeholder: UInt8 = 0
+        return withUnsafeMutablePointer(to: &placeholder) { empty -> Bool in
+            func bytes(_ p: UnsafeRawBufferPointer) -> UnsafePointer<UInt8> {
+                p.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty)
+            }
+            var srcs: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?) = (bytes(a), bytes(b), bytes(c))
+            var counts = (a.count, b.count, c.count)
+            var dsts: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (
+                da.assumingMemoryBound(to: UInt8.self), db.assumingMemoryBound(to: UInt8.self),
+                dc.assumingMemoryBound(to: UInt8.self)
+            )
+            var consumed = (0, 0, 0)
+            var invalid: Int32 = 0
+            // Safety: each tuple is three contiguous values of the element type; the C loops read only
+            // src[k][0..<n[k]] and write only inside dst[k][0..<decodedCount(n[k])] (see jkernel_simd.h).
+            withUnsafeMutablePointer(to: &srcs) { sp in
+                withUnsafeMutablePointer(to: &counts) { np in
+                    withUnsafeMutablePointer(to: &dsts) { dp in
+                        withUnsafeMutablePointer(to: &consumed) { cp in
+                            jkernel_base64url_decode_blocks3(
+                                UnsafeRawPointer(sp).assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
+                                UnsafeRawPointer(np).assumingMemoryBound(to: Int.self),
+                                UnsafeRawPointer(dp).assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),
+                                UnsafeMutableRawPointer(cp).assumingMemoryBound(to: Int.self), &invalid)
+                        }
+                    }
+                }
+            }
+            return invalid == 0 && finish(a, into: da, from: consumed.0) && finish(b, into: db, from: consumed.1)
+                && finish(c, into: dc, from: consumed.2)
+        }
+    }
+
+    /// The scalar loop, the one place with the edge-case rules: whole groups from character
+    /// `start` (a multiple of 4, where the vector loop stopped), then the last partial group
+    /// with its trailing-bit rule. `src.count` must be a valid length (`decodedCount`).
+    @inline(__always)
+    private static func finish(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer, from start: Int) -> Bool
+    {
+        if src.isEmpty { return true }
+        let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let d = dst.assumingMemoryBound(to: UInt8.self)
+        var i = start
+        return decodeTable.withUnsafeBufferPointer { table -> Bool in
             let full = src.count & ~3
             var bad: UInt8 = 0
             var o = i / 4 * 3
@@ -67,18 +126,18 @@ public enum Base64URL {
                 let a = table[Int(s[i])], b = table[Int(s[i + 1])]
                 bad |= a | b
                 // The 4 low bits of the last character carry no data and must be zero.
-                if b & 0x0F != 0 { return nil }
+                if b & 0x0F != 0 { return false }
                 d[o] = a << 2 | b >> 4
             case 3:
                 let a = table[Int(s[i])], b = table[Int(s[i + 1])], c = table[Int(s[i + 2])]
                 bad |= a | b | c
-                if c & 0x03 != 0 { return nil }
+                if c & 0x03 != 0 { return false }
                 d[o] = a << 2 | b >> 4
                 d[o + 1] = b << 4 | c >> 2
             default:
                 break
             }
-            return bad & 0x80 == 0 ? outCount : nil
+            return bad & 0x80 == 0
         }
     }
 

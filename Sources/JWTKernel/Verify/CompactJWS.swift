@@ -12,12 +12,17 @@ struct CompactJWS {
 
     /// Exactly three base64url segments separated by two dots; the JSON
     /// serialization and five-segment JWE are not JWS compact tokens.
+    ///
+    /// The first dot is found from the start and the last from the end, so the
+    /// payload (most of the token) is not scanned here: a dot inside it makes it
+    /// invalid base64url, and every caller decodes the payload before acting on
+    /// anything but the size, so a token of four or more segments is still
+    /// `malformed` before any other check, only with the decoder's detail.
     init(_ token: UnsafeRawBufferPointer) throws(JWTError) {
         guard let base = token.baseAddress, !token.isEmpty else { throw JWTError(.malformed, "token is empty") }
         let bytes = base.assumingMemoryBound(to: UInt8.self)
-        guard let dot1 = Self.dot(bytes, from: 0, to: token.count),
-            let dot2 = Self.dot(bytes, from: dot1 + 1, to: token.count),
-            Self.dot(bytes, from: dot2 + 1, to: token.count) == nil
+        guard let dot1 = Self.firstDot(bytes, count: token.count),
+            let dot2 = Self.lastDot(bytes, after: dot1, count: token.count)
         else { throw JWTError(.malformed, "token does not have exactly three segments") }
         guard dot1 > 0 else { throw JWTError(.malformed, "header segment is empty") }
         signingInput = UnsafeRawBufferPointer(start: base, count: dot2)
@@ -27,8 +32,29 @@ struct CompactJWS {
     }
 
     @inline(__always)
-    private static func dot(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
-        guard from < to, let p = memchr(bytes + from, Int32(UInt8(ascii: ".")), to - from) else { return nil }
+    private static func firstDot(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int? {
+        guard let p = memchr(bytes, Int32(UInt8(ascii: ".")), count) else { return nil }
         return bytes.distance(to: p.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The last dot after `after`, or nil if `after` is the last; eight bytes at a time
+    /// from the end (the signature, tens to hundreds of bytes), then byte by byte.
+    @inline(__always)
+    private static func lastDot(_ bytes: UnsafePointer<UInt8>, after: Int, count: Int) -> Int? {
+        var end = count
+        while end - (after + 1) >= 8 {
+            // Safety: end - 8 > after >= 0 and end <= count: the 8 bytes read lie inside the token.
+            let x = UnsafeRawPointer(bytes + end - 8).loadUnaligned(as: UInt64.self) ^ 0x2E2E_2E2E_2E2E_2E2E
+            // Exact per byte (no borrow between bytes): the top bit is set where the byte of x is zero.
+            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let zero = ~(((x & low7) &+ low7) | x | low7)
+            if zero != 0 { return end - 8 + (63 - zero.leadingZeroBitCount) / 8 }
+            end -= 8
+        }
+        while end > after + 1 {
+            end -= 1
+            if bytes[end] == UInt8(ascii: ".") { return end }
+        }
+        return nil
     }
 }

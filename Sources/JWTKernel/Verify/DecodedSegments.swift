@@ -39,6 +39,16 @@ struct DecodedSegments {
         UnsafeRawBufferPointer(start: scratch + payloadCount + headerCount, count: signatureCount)
     }
 
+    /// All three segments, with one vector dispatch (`JWTVerifier`, which needs them all).
+    @inline(__always)
+    func decodeAll() throws(JWTError) {
+        guard
+            Base64URL.decode(
+                jws.payload, into: scratch, jws.header, into: scratch + payloadCount, jws.signature,
+                into: scratch + payloadCount + headerCount)
+        else { throw JWTError(.malformed, "segment is not canonical base64url") }
+    }
+
     @inline(__always)
     func decodePayload() throws(JWTError) {
         guard Base64URL.decode(jws.payload, into: scratch) != nil else {

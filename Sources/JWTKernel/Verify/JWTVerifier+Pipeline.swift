@@ -5,8 +5,7 @@ extension JWTVerifier {
     /// all inside the one scratch loan (`DecodedSegments`).
     func verifyInFull(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
         try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
-            try segments.decodePayload()
-            try segments.decodeHeaderAndSignature()
+            try segments.decodeAll()
             let headerJSON = segments.header, payload = segments.payload
             let (header, key) = try checkSignature(
                 segments.jws, headerJSON: headerJSON, signature: segments.signature, contexts: contexts)
@@ -37,8 +36,7 @@ extension JWTVerifier {
         _ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> Void
     ) throws(JWTError) {
         try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
-            try segments.decodePayload()
-            try segments.decodeHeaderAndSignature()
+            try segments.decodeAll()
             let (header, key) = try checkSignature(
                 segments.jws, headerJSON: segments.header, signature: segments.signature, contexts: contexts)
             try body(SignedParts(header: header, headerJSON: segments.header, payload: segments.payload, key: key))
