@@ -7,7 +7,8 @@
 //      decode(encode(decode(x))) == decode(x), and Foundation's standard-alphabet decoder agrees.
 //   3. For the input as raw bytes b: decode(encode(b)) == b and the encoded length is exact.
 //   4. The vector path and the scalar loop agree on accept/reject and every output byte
-//      (VectorAgreement.swift); inputs longer than a block reach the vector loop.
+//      (VectorAgreement.swift); inputs longer than a block reach the vector loop. So does the
+//      three-segment decode the verifier uses, on the input cut in three.
 import Foundation
 import FuzzSupport
 @_spi(Internals) import JWTKernel
@@ -19,6 +20,7 @@ public func fuzzBase64URL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if size > 0 { src.copyMemory(from: UnsafeRawBufferPointer(start: data, count: size)) }
     checkBase64(UnsafeRawBufferPointer(src))
     checkVectorAgainstScalar(UnsafeRawBufferPointer(src))
+    checkThreeSegments(UnsafeRawBufferPointer(src))
     return 0
 }
 

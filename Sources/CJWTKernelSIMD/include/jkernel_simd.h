@@ -58,6 +58,26 @@ static inline size_t jkernel_json_plain_prefix(const uint8_t *p, size_t n) {
     return i;
 }
 
+/* The index of the last byte equal to c in p[0..<n], or n if there is none: 16 bytes at a
+   time from the end (SSE2), then byte by byte. Reads nothing outside p[0..<n]. For the last
+   dot of a compact JWS, searched from the end so the payload is not scanned. */
+static inline size_t jkernel_last_byte(const uint8_t *p, size_t n, uint8_t c) {
+    size_t end = n;
+#if defined(__SSE2__)
+    const __m128i target = _mm_set1_epi8((char)c);
+    while (end >= 16) {
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + end - 16)), target));
+        if (mask != 0) return end - 16 + (size_t)(31 - __builtin_clz(mask));
+        end -= 16;
+    }
+#endif
+    while (end > 0) {
+        end--;
+        if (p[end] == c) return end;
+    }
+    return n;
+}
+
 /* Which vector unit the calls above use: 2 AVX2, 1 SSSE3, 0 none. */
 int jkernel_simd_level(void);
 

@@ -1,3 +1,5 @@
+internal import CJWTKernelSIMD
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,24 +39,13 @@ struct CompactJWS {
         return bytes.distance(to: p.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// The last dot after `after`, or nil if `after` is the last; eight bytes at a time
-    /// from the end (the signature, tens to hundreds of bytes), then byte by byte.
+    /// The last dot after `after`, or nil if `after` is the last (`jkernel_last_byte`, 16 bytes
+    /// at a time from the end: the signature, tens to hundreds of bytes).
     @inline(__always)
     private static func lastDot(_ bytes: UnsafePointer<UInt8>, after: Int, count: Int) -> Int? {
-        var end = count
-        while end - (after + 1) >= 8 {
-            // Safety: end - 8 > after >= 0 and end <= count: the 8 bytes read lie inside the token.
-            let x = UnsafeRawPointer(bytes + end - 8).loadUnaligned(as: UInt64.self) ^ 0x2E2E_2E2E_2E2E_2E2E
-            // Exact per byte (no borrow between bytes): the top bit is set where the byte of x is zero.
-            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            let zero = ~(((x & low7) &+ low7) | x | low7)
-            if zero != 0 { return end - 8 + (63 - zero.leadingZeroBitCount) / 8 }
-            end -= 8
-        }
-        while end > after + 1 {
-            end -= 1
-            if bytes[end] == UInt8(ascii: ".") { return end }
-        }
-        return nil
+        let rest = count - after - 1
+        // Safety: reads only bytes[after + 1 ..< count], inside the token.
+        let k = jkernel_last_byte(bytes + after + 1, rest, UInt8(ascii: "."))
+        return k == rest ? nil : after + 1 + k
     }
 }

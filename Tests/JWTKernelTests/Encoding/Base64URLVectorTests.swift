@@ -60,4 +60,47 @@ final class Base64URLVectorTests: XCTestCase {
             XCTAssertEqual(decode(text, vectorized: true), bytes, "\(length) bytes")
         }
     }
+
+    /// The three-segment decode (one vector dispatch, as the verifier uses it) against three
+    /// scalar decodes: same verdict and, when all three are valid, the same bytes, for valid and
+    /// invalid segments of every length class around the block sizes, empty ones included.
+    func testThreeSegmentDecodeAgreesWithThreeScalarDecodes() {
+        var rng = SystemRandomNumberGenerator()
+        let lengths = [0, 2, 3, 4, 10, 11, 15, 16, 17, 23, 24, 25, 31, 32, 43, 44, 45, 63, 64, 86, 342, 1134]
+        for _ in 0..<3000 {
+            let parts = (0..<3).map { _ -> [UInt8] in
+                let length = lengths.randomElement(using: &rng)!
+                var text = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
+                if length > 0, Int.random(in: 0..<6, using: &rng) == 0 {
+                    // One byte of any value anywhere: outside the alphabet most of the time.
+                    text[Int.random(in: 0..<length, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                }
+                return text
+            }
+            let scalar = parts.map { decode($0, vectorized: false) }
+            let outs = parts.map { [UInt8](repeating: 0xEE, count: max(Base64URL.decodedCount($0.count) ?? 0, 1)) }
+            var a = outs[0], b = outs[1], c = outs[2]
+            let ok = parts[0].withUnsafeBytes { pa in
+                parts[1].withUnsafeBytes { pb in
+                    parts[2].withUnsafeBytes { pc in
+                        a.withUnsafeMutableBytes { da in
+                            b.withUnsafeMutableBytes { db in
+                                c.withUnsafeMutableBytes { dc in
+                                    Base64URL.decode(
+                                        pa, into: da.baseAddress!, pb, into: db.baseAddress!, pc, into: dc.baseAddress!)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let described = parts.map { String(decoding: $0, as: UTF8.self) }
+            XCTAssertEqual(ok, !scalar.contains(where: { $0 == nil }), "\(described)")
+            if ok {
+                XCTAssertEqual(Array(a.prefix(scalar[0]!.count)), scalar[0]!, "\(described)")
+                XCTAssertEqual(Array(b.prefix(scalar[1]!.count)), scalar[1]!, "\(described)")
+                XCTAssertEqual(Array(c.prefix(scalar[2]!.count)), scalar[2]!, "\(described)")
+            }
+        }
+    }
 }
