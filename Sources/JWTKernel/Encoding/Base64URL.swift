@@ -68,7 +68,9 @@ public enum Base64URL {
             func bytes(_ p: UnsafeRawBufferPointer) -> UnsafePointer<UInt8> {
                 p.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty)
             }
-            var srcs: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?) = (bytes(a), bytes(b), bytes(c))
+            var srcs: (UnsafePointer<UInt8>?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?) = (
+                bytes(a), bytes(b), bytes(c)
+            )
             var counts = (a.count, b.count, c.count)
             var dsts: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?) = (
                 da.assumingMemoryBound(to: UInt8.self), db.assumingMemoryBound(to: UInt8.self),
@@ -100,8 +102,9 @@ public enum Base64URL {
     /// `start` (a multiple of 4, where the vector loop stopped), then the last partial group
     /// with its trailing-bit rule. `src.count` must be a valid length (`decodedCount`).
     @inline(__always)
-    private static func finish(_ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer, from start: Int) -> Bool
-    {
+    private static func finish(
+        _ src: UnsafeRawBufferPointer, into dst: UnsafeMutableRawPointer, from start: Int
+    ) -> Bool {
         if src.isEmpty { return true }
         let s = src.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let d = dst.assumingMemoryBound(to: UInt8.self)

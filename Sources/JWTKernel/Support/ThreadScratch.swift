@@ -15,6 +15,8 @@ final class ThreadScratch {
     private var inUse = false
     /// Prepared OpenSSL contexts for this thread.
     let contexts = PKeyContextCache()
+    /// The last header this thread parsed (`HeaderMemo`).
+    let headerMemo = HeaderMemo()
 
     private init(capacity: Int) {
         self.capacity = capacity
@@ -23,14 +25,14 @@ final class ThreadScratch {
 
     deinit { buffer.deallocate() }
 
-    /// Lends at least `count` bytes and this thread's OpenSSL contexts to `body`.
+    /// Lends at least `count` bytes and this thread's scratch (its OpenSSL contexts, its header memo) to `body`.
     ///
     /// The thread's scratch is reached as a guaranteed reference (the thread-specific
     /// slot owns it until the thread ends), so lending it retains and releases nothing:
     /// before, the scratch and its contexts were each retained and released per token.
     @inline(__always)
     static func withBuffer<R, E: Error>(
-        count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R
+        count: Int, _ body: (UnsafeMutableRawPointer, ThreadScratch) throws(E) -> R
     ) throws(E) -> R {
         // Result carries the typed error through `_withUnsafeGuaranteedRef`, which only rethrows untyped.
         try current._withUnsafeGuaranteedRef { scratch in
@@ -40,12 +42,12 @@ final class ThreadScratch {
 
     @inline(__always)
     private func lend<R, E: Error>(
-        count: Int, _ body: (UnsafeMutableRawPointer, PKeyContextCache) throws(E) -> R
+        count: Int, _ body: (UnsafeMutableRawPointer, ThreadScratch) throws(E) -> R
     ) throws(E) -> R {
         if inUse {
             let private_ = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
             defer { private_.deallocate() }
-            return try body(private_, contexts)
+            return try body(private_, self)
         }
         if capacity < count {
             buffer.deallocate()
@@ -54,7 +56,7 @@ final class ThreadScratch {
         }
         inUse = true
         defer { inUse = false }
-        return try body(buffer, contexts)
+        return try body(buffer, self)
     }
 
     /// This thread's scratch, unretained: the thread-specific slot holds the reference.

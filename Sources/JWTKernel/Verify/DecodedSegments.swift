@@ -16,7 +16,7 @@ struct DecodedSegments {
     @inline(__always)
     static func with(
         _ token: UnsafeRawBufferPointer, maxTokenSize: Int,
-        _ body: (DecodedSegments, PKeyContextCache) throws(JWTError) -> Void
+        _ body: (DecodedSegments, ThreadScratch) throws(JWTError) -> Void
     ) throws(JWTError) {
         guard token.count <= maxTokenSize else { throw JWTError(.tooLarge, "token exceeds the size limit") }
         let jws = try CompactJWS(token)
@@ -25,11 +25,11 @@ struct DecodedSegments {
             let signatureCount = Base64URL.decodedCount(jws.signature.count)
         else { throw JWTError(.malformed, "segment length is not valid base64url") }
         try ThreadScratch.withBuffer(count: payloadCount + headerCount + signatureCount) {
-            (scratch, contexts) throws(JWTError) in
+            (buffer, scratch) throws(JWTError) in
             try body(
                 DecodedSegments(
-                    jws: jws, scratch: scratch, payloadCount: payloadCount, headerCount: headerCount,
-                    signatureCount: signatureCount), contexts)
+                    jws: jws, scratch: buffer, payloadCount: payloadCount, headerCount: headerCount,
+                    signatureCount: signatureCount), scratch)
         }
     }
 
@@ -47,6 +47,25 @@ struct DecodedSegments {
                 jws.payload, into: scratch, jws.header, into: scratch + payloadCount, jws.signature,
                 into: scratch + payloadCount + headerCount)
         else { throw JWTError(.malformed, "segment is not canonical base64url") }
+    }
+
+    /// All three segments and the parsed header: from this thread's `HeaderMemo` when the header
+    /// segment is the one it remembers (then only the payload and signature are decoded), otherwise
+    /// decoded and parsed, and remembered.
+    @inline(__always)
+    func decodeAllAndParseHeader(_ memo: HeaderMemo) throws(JWTError) -> JOSEHeader {
+        if let header = memo.recall(jws.header, into: scratch + payloadCount) {
+            guard
+                Base64URL.decode(
+                    jws.payload, into: scratch, UnsafeRawBufferPointer(start: nil, count: 0), into: scratch,
+                    jws.signature, into: scratch + payloadCount + headerCount)
+            else { throw JWTError(.malformed, "segment is not canonical base64url") }
+            return header
+        }
+        try decodeAll()
+        let header = try JOSEHeader.parse(self.header)
+        memo.remember(jws.header, decoded: self.header, header)
+        return header
     }
 
     @inline(__always)

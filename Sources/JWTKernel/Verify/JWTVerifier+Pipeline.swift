@@ -4,11 +4,12 @@ extension JWTVerifier {
     /// decoded, the signature checked, the claims read and checked, and `body` called,
     /// all inside the one scratch loan (`DecodedSegments`).
     func verifyInFull(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
-        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
-            try segments.decodeAll()
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, scratch) throws(JWTError) in
+            let header = try segments.decodeAllAndParseHeader(scratch.headerMemo)
             let headerJSON = segments.header, payload = segments.payload
-            let (header, key) = try checkSignature(
-                segments.jws, headerJSON: headerJSON, signature: segments.signature, contexts: contexts)
+            let key = try checkSignature(
+                segments.jws, header: header, headerJSON: headerJSON, signature: segments.signature,
+                contexts: scratch.contexts)
             let claims = try RegisteredClaims.read(
                 payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
             try compiled.check(claims, in: payload, now: clock.now())
@@ -35,10 +36,10 @@ extension JWTVerifier {
     func withVerifiedSignature(
         _ token: UnsafeRawBufferPointer, _ body: (SignedParts) throws(JWTError) -> Void
     ) throws(JWTError) {
-        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, scratch) throws(JWTError) in
             try segments.decodeAll()
             let (header, key) = try checkSignature(
-                segments.jws, headerJSON: segments.header, signature: segments.signature, contexts: contexts)
+                segments.jws, headerJSON: segments.header, signature: segments.signature, contexts: scratch.contexts)
             try body(SignedParts(header: header, headerJSON: segments.header, payload: segments.payload, key: key))
         }
     }
@@ -50,6 +51,17 @@ extension JWTVerifier {
         contexts: PKeyContextCache
     ) throws(JWTError) -> (JOSEHeader, VerificationKey) {
         let header = try JOSEHeader.parse(headerJSON)
+        return (
+            header,
+            try checkSignature(jws, header: header, headerJSON: headerJSON, signature: signature, contexts: contexts)
+        )
+    }
+
+    /// `checkSignature` with the header already parsed (from `HeaderMemo` or `JOSEHeader.parse`).
+    func checkSignature(
+        _ jws: CompactJWS, header: JOSEHeader, headerJSON: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
+        contexts: PKeyContextCache
+    ) throws(JWTError) -> VerificationKey {
         guard compiled.algorithms.contains(header.alg) else {
             throw JWTError(.algNotAllowed, "alg is not allowed by policy")
         }
@@ -63,7 +75,7 @@ extension JWTVerifier {
         else {
             throw JWTError(.badSignature, "signature does not verify")
         }
-        return (header, key)
+        return key
     }
 
     /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.

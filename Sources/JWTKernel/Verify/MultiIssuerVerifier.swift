@@ -112,7 +112,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// `verify` without a result type: calls `body` once on success.
     @usableFromInline
     func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
-        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, contexts) throws(JWTError) in
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, scratch) throws(JWTError) in
             try segments.decodePayload()
             let payload = segments.payload
             var claims = try RegisteredClaims.read(payload, required: requiredKeys, requiredNames: requiredNames)
@@ -120,7 +120,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             claims = try requiredClaims(of: r, claims, payload)
             try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
                 Result { () throws(JWTError) in
-                    try verifyRouted(token, segments, verifier, claims, contexts: contexts, body)
+                    try verifyRouted(token, segments, verifier, claims, contexts: scratch.contexts, body)
                 }
             }.get()
         }

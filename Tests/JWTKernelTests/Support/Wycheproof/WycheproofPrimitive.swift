@@ -20,8 +20,8 @@ enum WycheproofPrimitive {
         // scratch memory), even for an empty segment; so does this.
         let ok = withRealPointer(message) { m in
             withRealPointer(signature) { s in
-                ThreadScratch.withBuffer(count: 0) { (_, contexts) in
-                    SignatureCheck.verify(alg, key: key, signingInput: m, signature: s, contexts: contexts)
+                ThreadScratch.withBuffer(count: 0) { (_, scratch) in
+                    SignatureCheck.verify(alg, key: key, signingInput: m, signature: s, contexts: scratch.contexts)
                 }
             }
         }
