@@ -12,9 +12,9 @@ public struct KeySourceStats: Sendable {
     public var unknownKidRefreshes = 0
     /// Unknown-kid requests folded into one already pending (cooldown, or a fetch in flight).
     public var unknownKidSuppressed = 0
-    /// Key lookups while the keys were past their freshness (refreshes failing). A Swift verifier looks a key
-    /// up only on a full verification, not on a verified-token cache hit; the C library counts every
-    /// verification routed to the issuer (cache hits and rejections included).
+    /// Verifications answered with keys past their freshness (refreshes failing): a Swift verifier counts
+    /// each key lookup and each verified-token cache hit; the C library counts every verification routed to
+    /// the issuer (rejections included).
     public var staleServed = 0
     /// Keys in the set now published, and keys of the last document that were refused.
     public var keysLoaded = 0

@@ -46,8 +46,13 @@ struct KeyResolution: Sendable {
 
     /// Whether the key with this identity is still trusted (a cached verification's key).
     /// An identity rather than a reference: passing the entry's key retained and released it per hit.
+    /// A hit answered under stale keys counts as `staleServed`, as a full verification does in `select`.
     func contains(_ key: ObjectIdentifier) -> Bool {
         guard let store, let issuer else { return keys.contains(key) }
-        return store.withEntry(issuer) { $0?.keySet.contains(key) ?? false }
+        return store.withEntry(issuer) { entry in
+            guard let entry, entry.keySet.contains(key) else { return false }
+            if entry.isStale { entry.hooks.staleServed.increment() }
+            return true
+        }
     }
 }

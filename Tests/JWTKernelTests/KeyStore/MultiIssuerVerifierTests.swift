@@ -112,6 +112,22 @@ final class MultiIssuerVerifierTests: XCTestCase {
         XCTAssertEqual(store.entry(forIssuer: a)?.hooks.staleServed.current, 1)
     }
 
+    func testCacheHitsUnderStaleKeysAreCountedAsStaleServed() throws {
+        let store = try store(a: ["a1"], b: ["b1"])
+        let cache = VerifiedTokenCache()
+        let v = verifier(store, cache: cache)
+        let token = StoreKit.token(kid: "a1", iss: a, aud: "app-a")
+        XCTAssertNil(v.check(token))
+        XCTAssertEqual(cache.count, 1)
+        store.setStale(true, forIssuer: a)
+        for _ in 0..<3 { XCTAssertNil(v.check(token)) }
+        XCTAssertEqual(cache.count, 1, "the three answers came from the cache")
+        XCTAssertEqual(store.entry(forIssuer: a)?.hooks.staleServed.current, 3)
+        store.setStale(false, forIssuer: a)
+        XCTAssertNil(v.check(token))
+        XCTAssertEqual(store.entry(forIssuer: a)?.hooks.staleServed.current, 3, "fresh keys count nothing")
+    }
+
     func testPolicyStillChecksIssAndExplicitIssuersAreKept() throws {
         let store = try store(a: ["a1"], b: ["b1"])
         let v = MultiIssuerVerifier(store: store, issuers: [IssuerConfiguration(issuer: a)])
