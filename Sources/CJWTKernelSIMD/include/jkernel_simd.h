@@ -30,31 +30,43 @@ size_t jkernel_base64url_decode_blocks(const uint8_t *src, size_t n, uint8_t *ds
 void jkernel_base64url_decode_blocks3(const uint8_t *const src[3], const size_t n[3], uint8_t *const dst[3],
                                       size_t consumed[3], int *invalid);
 
-/* How many leading bytes of p[0..<n] are plain JSON string content: not a
-   quote, a backslash, a control character (< 0x20) or a non-ASCII byte
-   (>= 0x80). Looks at whole 16-byte blocks only, so it reads nothing outside
-   p[0..<n]; the result is exact when it stops at a special byte, and
-   otherwise fewer than 16 bytes are left for the caller's own loop. Every
-   decision about a special byte stays with the caller: this only skips bytes
-   that need none. Inline, so the Swift caller pays no call per string. SSE2
-   is part of x86-64, so there is nothing to dispatch on. */
-static inline size_t jkernel_json_plain_prefix(const uint8_t *p, size_t n) {
-    size_t i = 0;
+/* Which of the 16 bytes at p (all 16 must be readable) may end the plain run
+   of a JSON string: bit k set when p[k] is a quote, a backslash, a control
+   character (< 0x20) or a non-ASCII byte (>= 0x80). Exact for every bit (the
+   caller takes the lowest). The string scan calls it once per 16-byte block,
+   so for a short member name one call finds the closing quote. Inline, so the
+   Swift caller pays no call. SSE2 is part of x86-64, so there is nothing to
+   dispatch on; elsewhere a plain byte loop gives the same mask. */
+static inline unsigned jkernel_json_special_mask16(const uint8_t *p) {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+    __m128i v = _mm_loadu_si128((const __m128i *)p);
+    /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" also catches every non-ASCII byte. */
+    __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                   _mm_cmplt_epi8(v, space));
+    return (unsigned)_mm_movemask_epi8(special);
+#else
+    unsigned mask = 0;
+    for (unsigned k = 0; k < 16; k++) {
+        uint8_t b = p[k];
+        if (b == '"' || b == '\\' || b < 0x20 || b >= 0x80) mask |= 1u << k;
+    }
+    return mask;
+#endif
+}
+
+/* How many leading bytes of p[0..<n] are plain JSON string content (see
+   jkernel_json_special_mask16). Looks at whole 16-byte blocks only, so it
+   reads nothing outside p[0..<n]; the result is exact when it stops at a
+   special byte, and otherwise fewer than 16 bytes are left. The differential
+   tests and FuzzJSON check the block mask through it against a byte loop. */
+static inline size_t jkernel_json_plain_prefix(const uint8_t *p, size_t n) {
+    size_t i = 0;
     while (n - i >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        /* Signed compare: bytes >= 0x80 are negative, so "< 0x20" also catches every non-ASCII byte. */
-        __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                       _mm_cmplt_epi8(v, space));
-        unsigned mask = (unsigned)_mm_movemask_epi8(special);
+        unsigned mask = jkernel_json_special_mask16(p + i);
         if (mask != 0) return i + (size_t)__builtin_ctz(mask);
         i += 16;
     }
-#else
-    (void)p;
-    (void)n;
-#endif
     return i;
 }
 

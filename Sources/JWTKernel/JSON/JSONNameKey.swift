@@ -54,24 +54,42 @@ public struct JSONNameKey: Hashable, Sendable {
 
     /// The same key, for the parser: `readable` bytes from `bytes` may be
     /// read, so a short unescaped name whose 8-byte window fits is packed with
-    /// one load and a mask instead of a loop (the result is identical).
+    /// one load and a mask instead of a loop, and a long one is two loads (the
+    /// result is identical). Escaped names take the out-of-line decoder.
     @inline(__always)
     init(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>, readable: Int) {
         let n = span.count
-        if !span.escaped, n <= 7, span.start + 8 <= readable {
-            // Safety: start + 8 <= readable, so the load lies inside the parser's buffer; the
-            // bytes past the name are masked off.
-            let window = UnsafeRawPointer(bytes + span.start).loadUnaligned(as: UInt64.self)
-            let mask: UInt64 = (1 << (8 * UInt64(n))) &- 1
-            self.init(value: UInt64(littleEndian: window) & mask | UInt64(n) << 56)
-            return
+        if !span.escaped {
+            if n <= 7, span.start + 8 <= readable {
+                // Safety: start + 8 <= readable, so the load lies inside the parser's buffer; the
+                // bytes past the name are masked off.
+                let window = UnsafeRawPointer(bytes + span.start).loadUnaligned(as: UInt64.self)
+                let mask: UInt64 = (1 << (8 * UInt64(n))) &- 1
+                self.init(value: UInt64(littleEndian: window) & mask | UInt64(n) << 56)
+                return
+            }
+            if n >= 8 {
+                // Safety: n >= 8, so both 8-byte loads lie inside the span.
+                let p = UnsafeRawPointer(bytes + span.start)
+                let first = p.loadUnaligned(as: UInt64.self)
+                let last = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                self.init(value: Self.long(first: first, last: last, count: n))
+                return
+            }
         }
+        self.init(outOfLine: span, in: bytes)
+    }
+
+    /// The rare cases of the parser's key (escaped names, a short name at the buffer's end).
+    @inline(never)
+    private init(outOfLine span: JSONSpan, in bytes: UnsafePointer<UInt8>) {
         self.init(span, in: bytes)
     }
 
     @inline(__always)
     private init(value: UInt64) { self.value = value }
 
+    @inline(__always)
     private static func long(first: UInt64, last: UInt64, count: Int) -> UInt64 {
         var h = (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(truncatingIfNeeded: count)
         h ^= h >> 29

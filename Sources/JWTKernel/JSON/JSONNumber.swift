@@ -4,16 +4,20 @@ enum JSONNumber {
     /// digits (every realistic timestamp) convert exactly on the fast path.
     static func double(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> Double {
         var i = span.start
+        let end = span.end
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-        var value: Int64 = 0
-        var digits = 0
-        while i < span.end, bytes[i] &- UInt8(ascii: "0") < 10, digits < 15 {
-            value = value * 10 + Int64(bytes[i] &- UInt8(ascii: "0"))
-            digits += 1
-            i += 1
+        // At most 15 digits: exact in an Int64 and in a Double, no overflow checks needed.
+        if end - i <= 15 {
+            var value: Int64 = 0
+            while i < end {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                guard d < 10 else { break }
+                value = value &* 10 &+ Int64(d)
+                i += 1
+            }
+            if i == end { return Double(negative ? -value : value) }
         }
-        if i == span.end { return Double(negative ? -value : value) }
         // Swift's parser is correctly rounded and, unlike strtod, ignores the C locale
         // (a comma-decimal locale must not turn 1.8e9 into 1).
         let text = String(decoding: UnsafeBufferPointer(start: bytes + span.start, count: span.count), as: UTF8.self)

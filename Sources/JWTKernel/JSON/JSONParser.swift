@@ -51,6 +51,9 @@ public struct JSONParser {
     }
 
     /// The same, also passing each name's key (computed anyway for duplicate detection).
+    /// Inlined with its member loop, so `body` (the claims and header readers) is compiled
+    /// into the loop instead of being called through a closure per member.
+    @inline(__always)
     mutating func forEachTopLevelMemberWithKey(
         _ body: (_ name: JSONSpan, _ key: JSONNameKey, _ value: JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
@@ -58,15 +61,18 @@ public struct JSONParser {
         guard pos < count, bytes[pos] == UInt8(ascii: "{") else {
             throw JWTError(.malformed, "JSON document is not an object")
         }
-        try parseObjectMembers(depth: 1, body)
+        try parseObjectMembersInline(depth: 1, body)
         skipWhitespace()
         guard pos == count else { throw JWTError(.malformed, "trailing bytes after JSON value") }
     }
 
     // MARK: Values
 
-    @usableFromInline
+    /// Skips insignificant whitespace. Inlined everywhere: in tokens it is usually absent, so
+    /// the first test (a byte above space cannot be whitespace) ends it in one compare.
+    @usableFromInline @inline(__always)
     mutating func skipWhitespace() {
+        if pos < count, bytes[pos] > 0x20 { return }
         while pos < count {
             switch bytes[pos] {
             case 0x20, 0x0A, 0x0D, 0x09: pos += 1
@@ -100,6 +106,15 @@ public struct JSONParser {
     /// depth: RFC 7515 §4 permits it, and accepting them is how
     /// parser-differential attacks work.
     mutating func parseObjectMembers(
+        depth: Int, _ body: (JSONSpan, JSONNameKey, JSONSpan) throws(JWTError) -> Void
+    ) throws(JWTError) {
+        try parseObjectMembersInline(depth: depth, body)
+    }
+
+    /// The member loop of `parseObjectMembers`, inlined into the top-level walks so their
+    /// bodies need no closure call; nested objects go through the out-of-line wrapper.
+    @inline(__always)
+    mutating func parseObjectMembersInline(
         depth: Int, _ body: (JSONSpan, JSONNameKey, JSONSpan) throws(JWTError) -> Void
     ) throws(JWTError) {
         guard depth <= maxDepth else { throw JWTError(.malformed, "JSON nested too deeply") }
@@ -164,36 +179,44 @@ public struct JSONParser {
         let n = word.utf8CodeUnitCount
         guard count - pos >= n else { throw JWTError(.malformed, "bad JSON literal") }
         let w = word.utf8Start
-        for k in 0..<n where bytes[pos + k] != w[k] {
-            throw JWTError(.malformed, "bad JSON literal")
-        }
+        // Safety: count - pos >= n (checked above), so both n-byte windows lie inside their
+        // buffers; "true" and "null" are one 4-byte compare, "false" a 4-byte and a 1-byte one.
+        let here = UnsafeRawPointer(bytes + pos), literal = UnsafeRawPointer(w)
+        guard here.loadUnaligned(as: UInt32.self) == literal.loadUnaligned(as: UInt32.self),
+            n == 4 || here.load(fromByteOffset: 4, as: UInt8.self) == literal.load(fromByteOffset: 4, as: UInt8.self)
+        else { throw JWTError(.malformed, "bad JSON literal") }
         let span = JSONSpan(start: pos, end: pos + n, kind: kind)
         pos += n
         return span
     }
 
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, on a local index (`pos` is
+    /// stored once, not once per digit).
     mutating func parseNumber() throws(JWTError) -> JSONSpan {
+        let bytes = self.bytes, count = self.count
         let start = pos
-        if bytes[pos] == UInt8(ascii: "-") { pos += 1 }
-        guard pos < count, isDigit(bytes[pos]) else { throw JWTError(.malformed, "bad JSON number") }
-        if bytes[pos] == UInt8(ascii: "0") {
-            pos += 1
+        var i = pos
+        defer { pos = i }
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < count, isDigit(bytes[i]) else { throw JWTError(.malformed, "bad JSON number") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
         } else {
-            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+            i += 1
+            while i < count, isDigit(bytes[i]) { i += 1 }
         }
-        if pos < count, bytes[pos] == UInt8(ascii: ".") {
-            pos += 1
-            guard pos < count, isDigit(bytes[pos]) else { throw JWTError(.malformed, "bad JSON number") }
-            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        if i < count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < count, isDigit(bytes[i]) else { throw JWTError(.malformed, "bad JSON number") }
+            while i < count, isDigit(bytes[i]) { i += 1 }
         }
-        if pos < count, bytes[pos] | 0x20 == UInt8(ascii: "e") {
-            pos += 1
-            if pos < count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
-            guard pos < count, isDigit(bytes[pos]) else { throw JWTError(.malformed, "bad JSON number") }
-            while pos < count, isDigit(bytes[pos]) { pos += 1 }
+        if i < count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < count, isDigit(bytes[i]) else { throw JWTError(.malformed, "bad JSON number") }
+            while i < count, isDigit(bytes[i]) { i += 1 }
         }
-        return JSONSpan(start: start, end: pos, kind: .number)
+        return JSONSpan(start: start, end: i, kind: .number)
     }
 
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
@@ -201,38 +224,47 @@ public struct JSONParser {
     /// Parses a string at `pos` (on the opening quote), validating UTF-8 and escapes.
     ///
     /// The scan runs on a local index and stores `pos` only around the rare
-    /// escape and non-ASCII steps, so the plain-ASCII bulk is a tight loop of
-    /// vector tests with no stores. Inlined where member names and string
-    /// values are read, so `pos` can stay in a register.
+    /// escape and non-ASCII steps. While 16 bytes remain, one block mask
+    /// (`jkernel_json_special_mask16`, inline SSE2) either skips 16 plain bytes
+    /// or lands exactly on the first special byte, so a short member name costs
+    /// one block test; the last bytes go 8 at a time (`specialBytes`) and then
+    /// one at a time. Only plain bytes are ever skipped: every quote, backslash,
+    /// control or non-ASCII byte is decided by the scalar code below. Index
+    /// arithmetic wraps (`&+`): every index stays within `start...count`.
+    /// Inlined where member names and string values are read, so `pos` can
+    /// stay in a register.
     @inline(__always)
     mutating func parseString() throws(JWTError) -> JSONSpan {
         let bytes = self.bytes, count = self.count
-        let start = pos + 1
+        let start = pos &+ 1
         var i = start
         var escaped = false
         while true {
-            // Sixteen bytes at a time (SSE2), then eight (`specialBytes`) for what is left: the bulk
-            // of every token's JSON is plain ASCII, and the first special byte's offset comes
-            // straight from the mask. Both only skip plain bytes; every other byte is decided below.
-            i += jkernel_json_plain_prefix(bytes + i, count - i)
-            // With 16 or more bytes left the vector scan stopped exactly on a special byte;
-            // otherwise the 8-byte test covers the last few.
-            while count - i < 16, i + 8 <= count {
-                let special = Self.specialBytes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
-                if special == 0 {
-                    i += 8
+            if count &- i >= 16 {
+                // Safety: i + 16 <= count, so the 16-byte load lies inside the buffer.
+                let mask = jkernel_json_special_mask16(bytes + i)
+                if mask == 0 {
+                    i &+= 16
                     continue
                 }
-                i += special.trailingZeroBitCount >> 3
-                break
-            }
-            guard i < count else {
+                i &+= Int(truncatingIfNeeded: mask.trailingZeroBitCount)
+            } else if count &- i >= 8 {
+                // Safety: i + 8 <= count.
+                let special = Self.specialBytes(UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                if special == 0 {
+                    i &+= 8
+                    continue
+                }
+                i &+= special.trailingZeroBitCount >> 3
+            } else if i >= count {
                 pos = i
                 throw JWTError(.malformed, "unterminated JSON string")
             }
+            // Past the block tests `bytes[i]` is the first special byte; in the last 7 bytes it is
+            // any byte, decided here one at a time.
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
-                pos = i + 1
+                pos = i &+ 1
                 return JSONSpan(start: start, end: i, kind: .string, escaped: escaped)
             } else if b == UInt8(ascii: "\\") {
                 escaped = true
@@ -243,7 +275,7 @@ public struct JSONParser {
                 pos = i
                 throw JWTError(.malformed, "control character in JSON string")
             } else if b < 0x80 {
-                i += 1
+                i &+= 1
             } else {
                 pos = i
                 try parseUTF8Sequence()

@@ -21,6 +21,8 @@ struct MemberNameSet {
     private var large: LargeNameTable?
 
     /// Adds `name`, whose key is `key`; false if an equal name was already there.
+    /// Inlined into the member loop; the full compare and the large table stay out of line.
+    @inline(__always)
     mutating func insert(_ name: JSONSpan, key: JSONNameKey, in bytes: UnsafePointer<UInt8>) -> Bool {
         let k = key.value
         var slot = Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> 58)  // 6 bits: one of 64
@@ -31,7 +33,7 @@ struct MemberNameSet {
                 if key.isExact { return false }
                 let earlier = JSONSpan(
                     start: Int(spans[i] >> 32), end: Int(spans[i] & 0xFFFF_FFFF), kind: .string, escaped: true)
-                if JSONString.equals(earlier, name, in: bytes) { return false }
+                if Self.equalNames(earlier, name, in: bytes) { return false }
             }
             slot = (slot + 1) & 63
         }
@@ -42,8 +44,18 @@ struct MemberNameSet {
             table[slot] = UInt8(truncatingIfNeeded: inlineCount)
             return true
         }
+        return insertLarge(name, key: key, in: bytes)
+    }
+
+    @inline(never)
+    private mutating func insertLarge(_ name: JSONSpan, key: JSONNameKey, in bytes: UnsafePointer<UInt8>) -> Bool {
         if large == nil { large = LargeNameTable() }
         return large!.insert(name, key: key, in: bytes)
+    }
+
+    @inline(never)
+    private static func equalNames(_ a: JSONSpan, _ b: JSONSpan, in bytes: UnsafePointer<UInt8>) -> Bool {
+        JSONString.equals(a, b, in: bytes)
     }
 }
 
