@@ -44,6 +44,7 @@ public struct RegisteredClaims: Sendable {
         return c
     }
 
+    @inline(__always)
     private static func numericDate(
         _ v: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ why: StaticString
     ) throws(JWTError) -> Double {

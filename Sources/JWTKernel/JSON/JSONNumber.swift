@@ -2,6 +2,7 @@
 enum JSONNumber {
     /// The value of a number span `JSONParser` produced. Integers of up to 15
     /// digits (every realistic timestamp) convert exactly on the fast path.
+    @inline(__always)
     static func double(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> Double {
         var i = span.start
         let end = span.end
@@ -18,8 +19,13 @@ enum JSONNumber {
             }
             if i == end { return Double(negative ? -value : value) }
         }
-        // Swift's parser is correctly rounded and, unlike strtod, ignores the C locale
-        // (a comma-decimal locale must not turn 1.8e9 into 1).
+        return parsed(span, in: bytes)
+    }
+
+    /// Fractions, exponents and long integers: Swift's parser is correctly rounded and, unlike
+    /// strtod, ignores the C locale (a comma-decimal locale must not turn 1.8e9 into 1).
+    @inline(never)
+    static func parsed(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> Double {
         let text = String(decoding: UnsafeBufferPointer(start: bytes + span.start, count: span.count), as: UTF8.self)
         return Double(text) ?? .nan
     }

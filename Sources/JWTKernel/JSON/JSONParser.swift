@@ -134,9 +134,17 @@ public struct JSONParser {
             guard pos < count, bytes[pos] == UInt8(ascii: ":") else { throw JWTError(.malformed, "expected ':'") }
             pos += 1
             skipWhitespace()
-            // Strings, the commonest value, without the dispatch call.
-            let value =
-                pos < count && bytes[pos] == UInt8(ascii: "\"") ? try parseString() : try parseValue(depth: depth)
+            // Strings and numbers, the commonest values, without the dispatch call.
+            guard pos < count else { throw JWTError(.malformed, "unexpected end of JSON") }
+            let first = bytes[pos]
+            let value: JSONSpan
+            if first == UInt8(ascii: "\"") {
+                value = try parseString()
+            } else if isDigit(first) || first == UInt8(ascii: "-") {
+                value = try parseNumber()
+            } else {
+                value = try parseValue(depth: depth)
+            }
             try body(name, key, value)
             skipWhitespace()
             guard pos < count else { throw JWTError(.malformed, "unterminated object") }
@@ -192,6 +200,7 @@ public struct JSONParser {
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, on a local index (`pos` is
     /// stored once, not once per digit).
+    @inline(never)
     mutating func parseNumber() throws(JWTError) -> JSONSpan {
         let bytes = self.bytes, count = self.count
         let start = pos
