@@ -16,6 +16,10 @@
 //   6. The 16-byte string scan (JSONParser.plainPrefixLength) skips only plain bytes and stops
 //      exactly at the first special one, or short of the end with under 16 bytes left, from
 //      every starting offset (against a byte loop).
+//   7. JSONParser (block-mask string scan, inlined member loop, name keys, one-load literals)
+//      and JSONReferenceParser (one byte at a time, a Set of decoded names) give the same
+//      verdict and the same spans: parseDocument's span, every top-level member's name and
+//      value span, at maxDepth 32 and 3.
 import FuzzSupport
 @_spi(Internals) import JWTKernel
 
@@ -48,6 +52,9 @@ func checkJSON(_ raw: UnsafeRawBufferPointer) {
 
     // 6.
     checkPlainPrefix(raw)
+
+    // 7.
+    checkAgainstReference(raw, doc: try? doc.get())
 
     // 5.
     checkAgainstFoundation(raw, ours: try? value.get())
@@ -234,4 +241,17 @@ func checkPlainPrefix(_ raw: UnsafeRawBufferPointer) {
         require(r <= first, "the vector scan skipped a special byte at \(first)")
         require(r == first || (tail.count - r < 16 && r % 16 == 0), "the vector scan stopped early at \(r)")
     }
+}
+
+func checkAgainstReference(_ raw: UnsafeRawBufferPointer, doc: JSONSpan?) {
+    var ref = JSONReferenceParser(raw)
+    require(ref.parseDocument() == doc, "parseDocument and the reference parser disagree")
+    var members: [JSONReferenceParser.Member] = []
+    var walk = JSONParser(raw)
+    let ok =
+        (try? walk.forEachTopLevelMember { (n, v) throws(JWTError) in members.append(.init(name: n, value: v)) }) != nil
+    require((ok ? members : nil) == ref.topLevelMembers(), "top-level members differ from the reference parser's")
+    var shallow = JSONParser(raw, maxDepth: 3)
+    var shallowRef = JSONReferenceParser(raw, maxDepth: 3)
+    require((try? shallow.parseDocument()) == shallowRef.parseDocument(), "maxDepth 3: the reference disagrees")
 }
