@@ -165,6 +165,23 @@ final class JSONReferenceTests: XCTestCase {
         }
     }
 
+    /// Digit runs of every length up to 24 in each part of a number, cut by every kind of byte
+    /// (the eight-byte digit test), and ending at the buffer's end.
+    func testDigitRunsAgreeWithTheReference() {
+        let cuts: [UInt8] = [0x2F, 0x3A, 0x40, 0x36, 0x20, 0x2C, 0x7D, 0x2E, 0x65, 0xFA, 0xFF, 0x00, 0x80]
+        for n in 1...24 {
+            let digits = (0..<n).map { UInt8(ascii: "1") + UInt8($0 % 9) }
+            for shape in [digits, Array("-".utf8) + digits, Array("0.".utf8) + digits, Array("1e-".utf8) + digits] {
+                check(shape)
+                check(Array("{\"exp\":".utf8) + shape + Array("}".utf8))
+                for cut in cuts {
+                    check(shape + [cut] + digits)
+                    check(Array("{\"iat\":".utf8) + shape + [cut] + Array("}".utf8))
+                }
+            }
+        }
+    }
+
     func testNestingAndDuplicatesAgreeWithTheReference() {
         for depth in 28...35 {
             check(Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8))
