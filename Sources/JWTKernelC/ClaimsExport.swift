@@ -28,10 +28,9 @@ enum ClaimsExport {
         var c = jwtk_claims()
         c.struct_size = size
         c.alg = staticText(algorithmName(t.algorithm))
-        let header = ctx.document(at: 0, count: layout.headerCount)
-        let fields = HeaderFields(header)
-        c.kid = ctx.headerString(fields.kid, layout)
-        c.typ = ctx.headerString(fields.typ, layout)
+        // The core's own header parse says where kid and typ are; capture copied the header to offset 0.
+        c.kid = ctx.headerString(t.kidSpan, layout)
+        c.typ = ctx.headerString(t.typSpan, layout)
         let r = t.claims
         c.iss = ctx.claimString(r.iss, layout)
         c.sub = ctx.claimString(r.sub, layout)

@@ -20,6 +20,7 @@ final class CacheEntry: @unchecked Sendable {
     let key: VerificationKey
     let claims: RegisteredClaims
     let kidSpan: JSONSpan?
+    let typSpan: JSONSpan?
 
     init(token: UnsafeRawBufferPointer, hash: UInt64, policy: UInt64, verified: VerifiedToken) {
         self.hash = hash
@@ -37,6 +38,7 @@ final class CacheEntry: @unchecked Sendable {
         self.key = verified.key
         self.claims = verified.claims
         self.kidSpan = verified.kidSpan
+        self.typSpan = verified.typSpan
     }
 
     deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress!).deallocate() }

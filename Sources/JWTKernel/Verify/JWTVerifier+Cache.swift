@@ -28,7 +28,7 @@ extension JWTVerifier {
             body(
                 VerifiedToken(
                     algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
-                    claims: entry.claims, kidSpan: entry.kidSpan))
+                    claims: entry.claims, kidSpan: entry.kidSpan, typSpan: entry.typSpan))
         }
         return true
     }

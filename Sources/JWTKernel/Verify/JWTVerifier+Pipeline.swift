@@ -18,7 +18,7 @@ extension JWTVerifier {
                 body(
                     VerifiedToken(
                         algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
-                        kidSpan: header.kid))
+                        kidSpan: header.kid, typSpan: header.typ))
             }
         }
     }

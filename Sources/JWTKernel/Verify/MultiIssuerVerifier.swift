@@ -145,7 +145,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         try verifier.compiled.check(claims, in: payload, now: verifier.clock.now())
         let verified = VerifiedToken(
             algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
-            kidSpan: header.kid)
+            kidSpan: header.kid, typSpan: header.typ)
         // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
         withExtendedLifetime(key) {
             cache?.insert(token, hash: hash, policy: verifier.policyFingerprint, verified: verified)

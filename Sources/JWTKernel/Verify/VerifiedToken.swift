@@ -14,7 +14,9 @@ public struct VerifiedToken {
     public let claimsJSON: UnsafeRawBufferPointer
     /// Where the registered claims sit in `claimsJSON` (for the CLI, benchmarks and the C library).
     @_spi(Internals) public let claims: RegisteredClaims
-    let kidSpan: JSONSpan?
+    /// Where `kid` and `typ` sit in `header` (for the C library, which exports them without parsing again).
+    @_spi(Internals) public let kidSpan: JSONSpan?
+    @_spi(Internals) public let typSpan: JSONSpan?
 
     private func string(_ span: JSONSpan?, in buffer: UnsafeRawBufferPointer) -> String? {
         span.map { JSONString.string($0, in: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
