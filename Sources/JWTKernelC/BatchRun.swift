@@ -27,13 +27,10 @@ struct BatchRun {
             let route: IssuerRouting.Route
             if routes.needsRouting {
                 // A cached token is routed by its cached claims, as in jwtk_verify; the core's batch decides the hit.
-                if let probe = routes.noKeys.probeCache(bytes), let entry = CachedRouting.route(probe, routes) {
-                    route = .verify(entry)
-                } else {
-                    if scratch.count < 2 * length + 16 { scratch = [UInt8](repeating: 0, count: 2 * length + 16) }
-                    route = scratch.withUnsafeMutableBytes {
-                        IssuerRouting.route(bytes, routes, scratch: $0.baseAddress!)
-                    }
+                if scratch.count < 2 * length + 16 { scratch = [UInt8](repeating: 0, count: 2 * length + 16) }
+                var probe: CacheProbe? = nil
+                route = scratch.withUnsafeMutableBytes {
+                    IssuerRouting.route(bytes, routes, scratch: $0.baseAddress!, probe: &probe)
                 }
             } else {
                 route = IssuerRouting.unrouted(routes)

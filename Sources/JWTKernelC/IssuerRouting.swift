@@ -36,6 +36,21 @@ enum IssuerRouting {
         }
     }
 
+    /// `route`, a repeated token first: routed by its cache entry's claims (`CachedRouting`: no decode, no
+    /// parse), and `probe` set to that entry for the hit; any other token by its payload.
+    @inline(__always)
+    static func route(
+        _ token: UnsafeRawBufferPointer, _ routes: Routes, scratch: UnsafeMutableRawPointer, probe: inout CacheProbe?
+    ) -> Route {
+        if routes.needsRouting, let found = routes.noKeys.probeCache(token),
+            let entry = CachedRouting.route(found, routes)
+        {
+            probe = found
+            return .verify(entry)
+        }
+        return route(token, routes, scratch: scratch)
+    }
+
     /// The route when the store holds only any-issuer keys, or none.
     static func unrouted(_ routes: Routes) -> Route {
         routes.anyIssuer.map(Route.verify) ?? .noKeys(JWTK_KEYS_UNAVAILABLE)

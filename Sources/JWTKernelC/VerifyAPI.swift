@@ -44,16 +44,8 @@ private func verifyToken(
     context.reserve(2 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
     if context.routes !== routes { context.routes = routes }
-    // A repeated token is routed by the cache entry's claims (no decode, no parse); any other by its payload.
     var probe: CacheProbe? = nil
-    let route: IssuerRouting.Route
-    if routes.needsRouting, let found = routes.noKeys.probeCache(bytes), let entry = CachedRouting.route(found, routes)
-    {
-        probe = found
-        route = .verify(entry)
-    } else {
-        route = IssuerRouting.route(bytes, routes, scratch: context.arena)
-    }
+    let route = IssuerRouting.route(bytes, routes, scratch: context.arena, probe: &probe)
     let status = CallClock.with(now) { () -> Int32 in
         switch route {
         case .noKeys(let status):

@@ -51,19 +51,18 @@ extension JWTVerifier {
     }
 
     /// The cache hit of `verifyLending` for a probe made by a verifier with the same cache and policy:
-    /// `lendCached`, so this verifier's keys must still hold the entry's key and the times are re-checked.
-    /// True: answered (`body` called once); false: not a hit (the entry may have been dropped), verify in
-    /// full. `cacheOutcome` is `.hit` when this answered or threw, as in `verifyLending`.
+    /// the probe's entry (already matched to the whole token, so neither looked up nor compared again)
+    /// with `lendCached`'s checks: this verifier's keys must still hold the entry's key and the times are
+    /// re-checked. True: answered (`body` called once); false: not a hit (the key left this route's set),
+    /// verify in full. `cacheOutcome` is `.hit` when this answered or threw, as in `verifyLending`.
     @_spi(Internals)
     @inline(__always)
     public func lendCached(
         _ token: UnsafeRawBufferPointer, _ probe: CacheProbe, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
-        guard let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
-            return false
-        }
+        guard let cache, probe.entry.policy == policyFingerprint else { return false }
         cacheOutcome = .hit
-        return try lendCached(token, hash: probe.hash, cache: cache, body)
+        return try lend(probe.entry, token, hash: probe.hash, cache: cache, body)
     }
 }

@@ -7,6 +7,16 @@ extension JWTVerifier {
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return false }
+        return try lend(entry, token, hash: hash, cache: cache, body)
+    }
+
+    /// The rest of `lendCached` for an entry already known to hold exactly `token` under this
+    /// verifier's policy (found by `lendCached`, or by a `CacheProbe`): key, times, then `body`.
+    @inline(__always)
+    func lend(
+        _ entry: CacheEntry, _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) -> Bool {
         // By identity: `entry` holds its key, so no other object can have that identity meanwhile.
         guard resolution.contains(ObjectIdentifier(entry.key)) else {
             cache.remove(token, hash: hash)
