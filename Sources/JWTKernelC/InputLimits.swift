@@ -3,6 +3,8 @@
 enum InputLimits {
     static let config = 1 << 20
     static let keySet = 16 << 20
+    /// Documents in one jwtk_keystore_load_jwks_many call.
+    static let keySetDocuments = 1024
     static let issuer = 4096
     static let claimName = 1024
     static let batch = 1 << 24

@@ -58,19 +58,25 @@ final class Keystore: @unchecked Sendable {
         let message: String
     }
 
-    /// Parses `document` (with no lock held) and, if it holds at least one usable key, publishes it as
-    /// `issuer`'s keys (nil: the any-issuer keys). Otherwise the keys held stay.
-    func load(issuer: String?, document: UnsafeRawBufferPointer) -> LoadOutcome {
+    /// Parses `documents` (with no lock held) and, if together they hold at least one usable key,
+    /// publishes their union as `issuer`'s keys (nil: the any-issuer keys). Otherwise, or if any one of
+    /// them is not a key set, the keys held stay: a host with several sources for one issuer (nginx's
+    /// `auth_jwt_key_file` lines) never publishes a partial set. A kid naming different keys in two
+    /// documents is refused in both (JWKSet's ambiguous-kid rule), as within one; the same key twice is one.
+    func load(issuer: String?, documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
         let now = Self.wallClock()
-        let keys: JWKSet
-        do {
-            keys = try JWKSet(json: document)
-        } catch {
-            mutex.withLock {
-                push.failures += 1; push.lastAttempt = now
+        var keys = JWKSet(keys: [])
+        for (i, document) in documents.enumerated() {
+            do {
+                keys = keys.merging(try JWKSet(json: document))
+            } catch {
+                mutex.withLock {
+                    push.failures += 1; push.lastAttempt = now
+                }
+                let which = documents.count > 1 ? "key set #\(i + 1) " : "key set "
+                return LoadOutcome(
+                    status: error.code.number, message: which + "refused, old keys kept: \(error.description)")
             }
-            return LoadOutcome(
-                status: error.code.number, message: "key set refused, old keys kept: \(error.description)")
         }
         guard !keys.keys.isEmpty else {
             mutex.withLock {

@@ -29,6 +29,35 @@ public func jwtk_keystore_load_jwks_ex(
 }
 
 @c @implementation
+public func jwtk_keystore_load_jwks_many(
+    _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
+    _ documents: UnsafePointer<jwtk_str>?, _ count: Int, _ ctx: OpaquePointer?
+) -> Int32 {
+    guard let documents else { return JWTK_E_NULL }
+    guard count > 0, count <= InputLimits.keySetDocuments else { return JWTK_E_LENGTH }
+    // Safety: the caller promises `count` readable jwtk_str at `documents` for the call (jwtk.h).
+    let list = UnsafeBufferPointer(start: documents, count: count)
+    return loadKeys(ks, issuer, issuerLength, ctx) { () -> Result<[UnsafeRawBufferPointer], StatusError> in
+        var views: [UnsafeRawBufferPointer] = []
+        views.reserveCapacity(count)
+        var total = 0
+        for (i, document) in list.enumerated() {
+            switch InputBytes.required(document.ptr, document.len, limit: InputLimits.keySet) {
+            case .success(let bytes):
+                total += bytes.count
+                guard total <= InputLimits.keySet else {
+                    return .failure(StatusError(JWTK_E_LENGTH, "jwks: the documents together are above 16 MiB"))
+                }
+                views.append(bytes)
+            case .failure(let e):
+                return .failure(StatusError(e.status, "jwks #\(i + 1): \(StatusTable.text(e.status))"))
+            }
+        }
+        return .success(views)
+    }
+}
+
+@c @implementation
 public func jwtk_keystore_start(_ ks: OpaquePointer?) -> Int32 {
     guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
     keystore.start()
@@ -39,6 +68,20 @@ public func jwtk_keystore_start(_ ks: OpaquePointer?) -> Int32 {
 private func loadKeys(
     _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
     _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?
+) -> Int32 {
+    loadKeys(ks, issuer, issuerLength, ctx) { () -> Result<[UnsafeRawBufferPointer], StatusError> in
+        switch InputBytes.required(jwks, jwksLength, limit: InputLimits.keySet) {
+        case .success(let bytes): return .success([bytes])
+        case .failure(let e): return .failure(StatusError(e.status, "jwks: \(StatusTable.text(e.status))"))
+        }
+    }
+}
+
+/// The common part of the load functions: the context, the keystore and the issuer checked in the
+/// header's order, then `documents` (the caller's views, checked), then Keystore.load.
+private func loadKeys(
+    _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int, _ ctx: OpaquePointer?,
+    documents: () -> Result<[UnsafeRawBufferPointer], StatusError>
 ) -> Int32 {
     let context: ContextState?
     switch optionalContext(ctx) {
@@ -56,14 +99,14 @@ private func loadKeys(
             return e.status
         }
     }
-    let document: UnsafeRawBufferPointer
-    switch InputBytes.required(jwks, jwksLength, limit: InputLimits.keySet) {
-    case .success(let bytes): document = bytes
+    let views: [UnsafeRawBufferPointer]
+    switch documents() {
+    case .success(let v): views = v
     case .failure(let e):
-        context?.setMessage("jwks: \(StatusTable.text(e.status))")
+        context?.setMessage(e.message ?? "\(StatusTable.text(e.status))")
         return e.status
     }
-    let outcome = keystore.load(issuer: name, document: document)
+    let outcome = keystore.load(issuer: name, documents: views)
     context?.setMessage(outcome.message)
     return outcome.status
 }

@@ -194,6 +194,15 @@ int  jwtk_keystore_load_jwks(jwtk_keystore *ks, const char *issuer, size_t issue
  * JWTK_OK which keys were refused and why (by kid, never key material). */
 int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
                                 const char *jwks, size_t jwks_len, jwtk_ctx *ctx);
+/* Several documents for one issuer at once (appended after 0.1.0): replaces the keys of `issuer` with the
+ * union of the key sets docs[0..n) (each a JWKS, JWK or {kid: PEM} map; 1 <= n <= 1024, 16 MiB in all),
+ * published together, as a host with several key files or URLs for one issuer needs (loading them one by
+ * one would leave only the last). If any document is not a key set, or together they hold no usable key,
+ * nothing is published and the old keys stay (the message names the document by position, from 1). A
+ * kid naming different keys in two documents is refused in both (JWTK_AMBIGUOUS_KID among the refused);
+ * the same key twice counts once. `ctx` may be NULL, as in jwtk_keystore_load_jwks_ex. */
+int  jwtk_keystore_load_jwks_many(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
+                                  const jwtk_str *docs, size_t n, jwtk_ctx *ctx);
 /* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
  * registered a remote source yet: sources registered later are fetched at once). The thread fetches
  * every remote issuer now, then refreshes ahead of expiry (Cache-Control max-age clamped to

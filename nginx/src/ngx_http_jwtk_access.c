@@ -1,0 +1,209 @@
+/*
+ * The access-phase handler: token -> key subrequests if due -> jwtk_verify -> claims copied for the
+ * variables -> auth_jwt_require. Answers (RFC 6750, as jwtk.lua does; NGINX Plus documents no
+ * challenge): a missing token is 401 with `WWW-Authenticate: Bearer realm="..."`; a rejected token is
+ * jwtk_status_http's status (401; 403 for a wrong jwtk_audience; 503 while a key URL has given no keys)
+ * with `, error="invalid_token"`; an auth_jwt_require failure is its error= status (401 invalid_token,
+ * 403 insufficient_scope); a key source that cannot be loaded is 500. Nothing of the token is echoed:
+ * the reason goes to the error log at info level.
+ */
+#include "ngx_http_jwtk_module.h"
+
+
+/* `Bearer realm="<realm>"[, error="<error>"]`, the realm's quotes and backslashes escaped. */
+static ngx_int_t
+ngx_http_jwtk_challenge(ngx_http_request_t *r, ngx_str_t *realm, const char *error)
+{
+    ngx_table_elt_t *h;
+    size_t           len, i;
+    u_char          *p;
+
+    len = sizeof("Bearer realm=\"\"") - 1 + 2 * realm->len;
+    if (error != NULL) {
+        len += sizeof(", error=\"\"") - 1 + ngx_strlen(error);
+    }
+    p = ngx_pnalloc(r->pool, len);
+    h = ngx_list_push(&r->headers_out.headers);
+    if (p == NULL || h == NULL) {
+        return NGX_ERROR;
+    }
+    h->hash = 1;
+#if (nginx_version >= 1023000)
+    h->next = NULL;
+#endif
+    ngx_str_set(&h->key, "WWW-Authenticate");
+    h->value.data = p;
+    p = ngx_cpymem(p, "Bearer realm=\"", sizeof("Bearer realm=\"") - 1);
+    for (i = 0; i < realm->len; i++) {
+        if (realm->data[i] == '"' || realm->data[i] == '\\') {
+            *p++ = '\\';
+        }
+        *p++ = realm->data[i] < 0x20 || realm->data[i] == 0x7f ? ' ' : realm->data[i];
+    }
+    *p++ = '"';
+    if (error != NULL) {
+        p = ngx_sprintf(p, ", error=\"%s\"", error);
+    }
+    h->value.len = p - h->value.data;
+    r->headers_out.www_authenticate = h;
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_jwtk_deny(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf, ngx_int_t http, const char *error)
+{
+    ngx_str_t realm;
+
+    if (http == NGX_HTTP_UNAUTHORIZED || http == NGX_HTTP_FORBIDDEN) {
+        if (ngx_http_complex_value(r, jcf->realm, &realm) != NGX_OK
+            || ngx_http_jwtk_challenge(r, &realm, error) != NGX_OK)
+        {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+    }
+    return http;
+}
+
+
+/* "Bearer" in any case, one or more spaces, the token; trailing spaces trimmed. */
+static ngx_int_t
+ngx_http_jwtk_bearer(ngx_table_elt_t *h, ngx_str_t *token)
+{
+    u_char *p, *last;
+
+    if (h == NULL || h->value.len < 8 || ngx_strncasecmp(h->value.data, (u_char *) "Bearer ", 7) != 0) {
+        return NGX_DECLINED;
+    }
+    p = h->value.data + 7;
+    last = h->value.data + h->value.len;
+    while (p < last && *p == ' ') {
+        p++;
+    }
+    while (last > p && last[-1] == ' ') {
+        last--;
+    }
+    if (p == last) {
+        return NGX_DECLINED;
+    }
+    token->data = p;
+    token->len = last - p;
+    return NGX_OK;
+}
+
+
+/* Plus's rule: every value non-empty and not "0". */
+static ngx_int_t
+ngx_http_jwtk_check_requires(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf)
+{
+    ngx_http_jwtk_require_t   *req;
+    ngx_http_complex_value_t  *cv;
+    ngx_uint_t                 i, k;
+    ngx_str_t                  v;
+
+    if (jcf->requires == NULL) {
+        return NGX_OK;
+    }
+    req = jcf->requires->elts;
+    for (i = 0; i < jcf->requires->nelts; i++) {
+        cv = req[i].values->elts;
+        for (k = 0; k < req[i].values->nelts; k++) {
+            if (ngx_http_complex_value(r, &cv[k], &v) != NGX_OK) {
+                return NGX_HTTP_INTERNAL_SERVER_ERROR;
+            }
+            if (v.len == 0 || (v.len == 1 && v.data[0] == '0')) {
+                ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                              "jwtk: auth_jwt_require value %V is empty or \"0\": %ui", &cv[k].value,
+                              req[i].error);
+                return req[i].error;
+            }
+        }
+    }
+    return NGX_OK;
+}
+
+
+ngx_int_t
+ngx_http_jwtk_access_handler(ngx_http_request_t *r)
+{
+    ngx_http_jwtk_loc_conf_t   *jcf;
+    ngx_http_jwtk_main_conf_t  *mcf;
+    ngx_http_jwtk_ctx_t        *ctx;
+    ngx_str_t                   token;
+    jwtk_ctx                   *jctx;
+    ngx_int_t                   rc, http;
+    int                         st;
+
+    jcf = ngx_http_get_module_loc_conf(r, ngx_http_jwtk_module);
+    if (!jcf->enabled || jcf->policy == NULL) {
+        return NGX_DECLINED;
+    }
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_jwtk_module);
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_jwtk_module);
+    if (ctx == NULL) {
+        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_jwtk_ctx_t));
+        if (ctx == NULL) {
+            return NGX_ERROR;
+        }
+        ctx->status = -1;
+        ngx_http_set_ctx(r, ctx, ngx_http_jwtk_module);
+    } else if (ctx->done) {
+        /* Run again (satisfy any with another module's NGX_AGAIN, an internal redirect): verified already. */
+        return ctx->answer;
+    }
+
+    if (jcf->token != NULL) {
+        if (ngx_http_complex_value(r, jcf->token, &token) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+    } else if (ngx_http_jwtk_bearer(r->headers_in.authorization, &token) != NGX_OK) {
+        token.len = 0;
+    }
+    if (token.len == 0) {
+        ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_MISSING);
+        ctx->done = 1;
+        ctx->answer = ngx_http_jwtk_deny(r, jcf, NGX_HTTP_UNAUTHORIZED, NULL);
+        return ctx->answer;
+    }
+
+    rc = ngx_http_jwtk_fetch_keys(r, jcf->policy, ctx);
+    if (rc == NGX_AGAIN) {
+        return NGX_AGAIN;
+    }
+    if (rc != NGX_OK) {
+        ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_KEYS);
+        ctx->done = 1;
+        ctx->answer = NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return ctx->answer;
+    }
+
+    jctx = ngx_http_jwtk_worker_ctx();
+    if (jctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    st = jwtk_verify(jcf->policy->verifier, jctx, (const char *) token.data, token.len, 0, NULL);
+    ctx->status = st;
+    ctx->done = 1;
+    if (st != JWTK_OK) {
+        http = jwtk_status_http(st);
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "jwtk: %i %s: %s", http, jwtk_status_name(st),
+                      jwtk_ctx_errmsg(jctx));
+        ctx->answer = ngx_http_jwtk_deny(r, jcf, http, jwtk_status_bearer_error(st));
+        return ctx->answer;
+    }
+
+    /* Variables may be read after this worker has verified other tokens (the log phase): copy now. */
+    if (ngx_http_jwtk_copy_values(r, mcf, ctx, jctx) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    http = ngx_http_jwtk_check_requires(r, jcf);
+    if (http != NGX_OK) {
+        ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_REQUIRE);
+        ctx->answer = ngx_http_jwtk_deny(r, jcf, http,
+                                         http == NGX_HTTP_FORBIDDEN ? "insufficient_scope" : "invalid_token");
+        return ctx->answer;
+    }
+    ctx->answer = NGX_OK;
+    return NGX_OK;
+}

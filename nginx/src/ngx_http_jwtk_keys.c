@@ -1,0 +1,377 @@
+/*
+ * Key sources. One group per configuration level that names any (inherited whole otherwise), feeding
+ * one jwtk_keystore:
+ *   auth_jwt_key_file     read and loaded at configuration (so `nginx -t` and a reload check them; a
+ *                         reload that cannot load them keeps the running configuration);
+ *   auth_jwt_key_request  a subrequest from the access phase when the worker's copy is older than
+ *                         auth_jwt_key_cache (0, Plus's default: every request); the answer is loaded
+ *                         only when its bytes changed, so a repeated document is never parsed again;
+ *   jwtk_key_url          libjwtk's own refresher thread (pull mode, jwtk_keystore_start), started in
+ *                         each worker after fork: refresh ahead of max-age with ETags, one fetch per
+ *                         cooldown on an unknown kid, stale keys while the endpoint fails.
+ * Files and subrequest answers are published together (jwtk_keystore_load_jwks_many) as the keys of
+ * any issuer: a document that is not a key set keeps the old keys.
+ */
+#include "ngx_http_jwtk_module.h"
+
+#define NGX_HTTP_JWTK_MAX_KEY_FILE (16 << 20)   /* jwtk.h's key set limit */
+
+static ngx_int_t ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc);
+static void ngx_http_jwtk_free_keystore(void *data);
+
+
+static char *
+ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *out)
+{
+    ngx_fd_t         fd;
+    ngx_file_info_t  fi;
+    off_t            size;
+    ssize_t          n;
+
+    if (ngx_strlchr(name->data, name->data + name->len, '$') != NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "auth_jwt_key_file \"%V\": variables in key file names are not supported "
+                           "(the files are read once, at configuration)", name);
+        return NGX_CONF_ERROR;
+    }
+    if (ngx_conf_full_name(cf->cycle, name, 1) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+    fd = ngx_open_file(name->data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
+    if (fd == NGX_INVALID_FILE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno, "auth_jwt_key_file: cannot open \"%V\"", name);
+        return NGX_CONF_ERROR;
+    }
+    if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno, "auth_jwt_key_file: cannot stat \"%V\"", name);
+        ngx_close_file(fd);
+        return NGX_CONF_ERROR;
+    }
+    size = ngx_file_size(&fi);
+    if (!ngx_is_file(&fi) || size <= 0 || size > NGX_HTTP_JWTK_MAX_KEY_FILE) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "auth_jwt_key_file \"%V\": not a regular file of 1 byte to 16 MiB", name);
+        ngx_close_file(fd);
+        return NGX_CONF_ERROR;
+    }
+    out->data = ngx_pnalloc(cf->pool, size);
+    if (out->data == NULL) {
+        ngx_close_file(fd);
+        return NGX_CONF_ERROR;
+    }
+    n = ngx_read_fd(fd, out->data, size);
+    ngx_close_file(fd);
+    if (n != size) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno, "auth_jwt_key_file: cannot read \"%V\"", name);
+        return NGX_CONF_ERROR;
+    }
+    out->len = size;
+    return NGX_CONF_OK;
+}
+
+
+static void
+ngx_http_jwtk_free_keystore(void *data)
+{
+    jwtk_keystore_free(data);
+}
+
+
+/* Publishes the files and every subrequest answer held as the keystore's any-issuer keys. */
+static int
+ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys, jwtk_ctx *ctx)
+{
+    ngx_uint_t                    i, n = 0, total;
+    ngx_str_t                    *file;
+    ngx_http_jwtk_key_request_t  *kr;
+    jwtk_str                     *docs;
+
+    total = (keys->files ? keys->files->nelts : 0) + (keys->requests ? keys->requests->nelts : 0);
+    if (total == 0) {
+        return JWTK_OK;
+    }
+    docs = ngx_palloc(pool, total * sizeof(jwtk_str));
+    if (docs == NULL) {
+        return JWTK_E_NULL;
+    }
+    if (keys->files) {
+        file = keys->files->elts;
+        for (i = 0; i < keys->files->nelts; i++, n++) {
+            docs[n].ptr = (const char *) file[i].data;
+            docs[n].len = file[i].len;
+        }
+    }
+    if (keys->requests) {
+        kr = keys->requests->elts;
+        for (i = 0; i < keys->requests->nelts; i++) {
+            if (kr[i].body != NULL) {
+                docs[n].ptr = (const char *) kr[i].body;
+                docs[n].len = kr[i].len;
+                n++;
+            }
+        }
+    }
+    if (n == 0) {
+        return JWTK_OK;
+    }
+    return jwtk_keystore_load_jwks_many(keys->keystore, NULL, 0, docs, n, ctx);
+}
+
+
+char *
+ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
+{
+    ngx_http_jwtk_main_conf_t    *mcf;
+    ngx_http_core_loc_conf_t     *clcf;
+    ngx_http_jwtk_keys_t         *keys, **slot;
+    ngx_http_jwtk_key_request_t  *kr;
+    ngx_pool_cleanup_t           *cln;
+    ngx_str_t                    *name, *file, *uri;
+    ngx_uint_t                    i;
+    jwtk_ctx                     *ctx;
+    int                           st;
+
+    keys = ngx_pcalloc(cf->pool, sizeof(ngx_http_jwtk_keys_t));
+    cln = ngx_pool_cleanup_add(cf->pool, 0);
+    ctx = ngx_http_jwtk_worker_ctx();
+    if (keys == NULL || cln == NULL || ctx == NULL || jwtk_keystore_new(&keys->keystore) != JWTK_OK) {
+        return NGX_CONF_ERROR;
+    }
+    cln->handler = ngx_http_jwtk_free_keystore;
+    cln->data = keys->keystore;
+    keys->cache = conf->key_cache == NGX_CONF_UNSET ? 0 : conf->key_cache;
+    keys->url = conf->key_url;
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+    if (clcf->name.len != 0) {
+        keys->label = clcf->name;
+    } else {
+        ngx_str_set(&keys->label, "server");
+    }
+
+    if (conf->key_files != NGX_CONF_UNSET_PTR && conf->key_files != NULL) {
+        keys->files = ngx_array_create(cf->pool, conf->key_files->nelts, sizeof(ngx_str_t));
+        if (keys->files == NULL) {
+            return NGX_CONF_ERROR;
+        }
+        name = conf->key_files->elts;
+        for (i = 0; i < conf->key_files->nelts; i++) {
+            file = ngx_array_push(keys->files);
+            if (file == NULL || ngx_http_jwtk_read_key_file(cf, &name[i], file) != NGX_CONF_OK) {
+                return NGX_CONF_ERROR;
+            }
+        }
+        st = ngx_http_jwtk_publish(cf->pool, keys, ctx);
+        if (st != JWTK_OK) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "auth_jwt_key_file: %s (%s)", jwtk_ctx_errmsg(ctx),
+                               jwtk_status_name(st));
+            return NGX_CONF_ERROR;
+        }
+        if (jwtk_ctx_errmsg(ctx)[0] != '\0') {
+            ngx_conf_log_error(NGX_LOG_WARN, cf, 0, "auth_jwt_key_file: some keys were skipped: %s",
+                               jwtk_ctx_errmsg(ctx));
+        }
+    }
+
+    if (conf->key_requests != NGX_CONF_UNSET_PTR && conf->key_requests != NULL) {
+        keys->requests = ngx_array_create(cf->pool, conf->key_requests->nelts,
+                                          sizeof(ngx_http_jwtk_key_request_t));
+        if (keys->requests == NULL) {
+            return NGX_CONF_ERROR;
+        }
+        uri = conf->key_requests->elts;
+        for (i = 0; i < conf->key_requests->nelts; i++) {
+            if (uri[i].len == 0 || uri[i].data[0] != '/'
+                || ngx_strlchr(uri[i].data, uri[i].data + uri[i].len, '$') != NULL)
+            {
+                ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                                   "auth_jwt_key_request \"%V\": a local URI without variables is required",
+                                   &uri[i]);
+                return NGX_CONF_ERROR;
+            }
+            kr = ngx_array_push(keys->requests);
+            if (kr == NULL) {
+                return NGX_CONF_ERROR;
+            }
+            ngx_memzero(kr, sizeof(*kr));
+            kr->uri = uri[i];
+        }
+    }
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_jwtk_module);
+    slot = ngx_array_push(&mcf->keysets);
+    if (slot == NULL) {
+        return NGX_CONF_ERROR;
+    }
+    *slot = keys;
+    conf->keys = keys;
+    return NGX_CONF_OK;
+}
+
+
+/* Pull mode: libjwtk's refresher thread, one per keystore, in this worker (after fork). */
+ngx_int_t
+ngx_http_jwtk_start_keys(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf)
+{
+    ngx_http_jwtk_keys_t **keys = mcf->keysets.elts;
+    ngx_uint_t             i;
+    int                    st;
+
+    for (i = 0; i < mcf->keysets.nelts; i++) {
+        if (!keys[i]->pull) {
+            continue;
+        }
+        st = jwtk_keystore_start(keys[i]->keystore);
+        if (st != JWTK_OK) {
+            ngx_log_error(NGX_LOG_EMERG, cycle->log, 0, "jwtk: cannot start the key refresher: %s",
+                          jwtk_errstr(st));
+            return NGX_ERROR;
+        }
+    }
+    return NGX_OK;
+}
+
+
+/*
+ * Access phase: runs the key subrequests that are due, one at a time (NGX_AGAIN while one runs), then
+ * publishes what changed. NGX_OK: verify with the keys held; NGX_AGAIN: wait; NGX_ERROR: 500 (a source
+ * that never answered, or a document that is not a key set, as NGINX Plus answers).
+ */
+ngx_int_t
+ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx)
+{
+    ngx_http_jwtk_keys_t          *keys = policy->keys;
+    ngx_http_jwtk_key_request_t   *kr;
+    ngx_http_post_subrequest_t    *ps;
+    ngx_http_request_t            *sr;
+    jwtk_ctx                      *jctx;
+    time_t                         now;
+    ngx_uint_t                     n;
+    int                            st;
+
+    if (keys->requests == NULL) {
+        return NGX_OK;
+    }
+    if (ctx->fetching != NULL) {
+        /* Back after a subrequest. */
+        kr = ctx->fetching;
+        ctx->fetching = NULL;
+        if (ctx->key_result != NGX_OK && kr->body == NULL) {
+            ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                          "jwtk: auth_jwt_key_request \"%V\" failed and no keys were ever loaded from it",
+                          &kr->uri);
+            return NGX_ERROR;
+        }
+        if (ctx->key_result != NGX_OK) {
+            ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
+                          "jwtk: auth_jwt_key_request \"%V\" failed, keys held from its last answer are used",
+                          &kr->uri);
+        }
+    }
+
+    now = ngx_time();
+    kr = keys->requests->elts;
+    n = keys->requests->nelts;
+    for (/* void */; ctx->next_request < n; ctx->next_request++) {
+        kr = (ngx_http_jwtk_key_request_t *) keys->requests->elts + ctx->next_request;
+        if (kr->fetched != 0 && keys->cache != 0 && now - kr->fetched < keys->cache) {
+            continue;   /* fresh */
+        }
+        if (kr->body != NULL && kr->failed != 0 && now - kr->failed < 1) {
+            continue;   /* failing: retried at most once a second, the held keys serve meanwhile */
+        }
+        ps = ngx_palloc(r->pool, sizeof(ngx_http_post_subrequest_t));
+        if (ps == NULL) {
+            return NGX_ERROR;
+        }
+        ps->handler = ngx_http_jwtk_key_request_done;
+        ps->data = ctx;
+        ctx->fetching = kr;
+        ctx->key_result = NGX_AGAIN;
+        ctx->next_request++;
+        if (ngx_http_subrequest(r, &kr->uri, NULL, &sr, ps,
+                                NGX_HTTP_SUBREQUEST_IN_MEMORY | NGX_HTTP_SUBREQUEST_WAITED) != NGX_OK)
+        {
+            return NGX_ERROR;
+        }
+        /* A key document is fetched with GET and without the client's body. */
+        sr->method = NGX_HTTP_GET;
+        ngx_str_set(&sr->method_name, "GET");
+        sr->request_body = ngx_pcalloc(r->pool, sizeof(ngx_http_request_body_t));
+        if (sr->request_body == NULL) {
+            return NGX_ERROR;
+        }
+        return NGX_AGAIN;
+    }
+
+    if (!ctx->fetched) {
+        return NGX_OK;
+    }
+    ctx->fetched = 0;
+    jctx = ngx_http_jwtk_worker_ctx();
+    st = ngx_http_jwtk_publish(r->pool, keys, jctx);
+    if (st != JWTK_OK) {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0, "jwtk: auth_jwt_key_request: %s (%s)",
+                      jwtk_ctx_errmsg(jctx), jwtk_status_name(st));
+        /* Forget the refused answers, so the next request that fetches them tries (and answers 500) again. */
+        for (kr = keys->requests->elts, n = 0; n < keys->requests->nelts; n++) {
+            if (kr[n].fetched == now && kr[n].body != NULL) {
+                ngx_free(kr[n].body);
+                kr[n].body = NULL;
+                kr[n].fetched = 0;
+            }
+        }
+        return NGX_ERROR;
+    }
+    if (jwtk_ctx_errmsg(jctx)[0] != '\0') {
+        ngx_log_error(NGX_LOG_WARN, r->connection->log, 0, "jwtk: auth_jwt_key_request: keys skipped: %s",
+                      jwtk_ctx_errmsg(jctx));
+    }
+    return NGX_OK;
+}
+
+
+/* The subrequest's answer: its status and its body, held in memory (subrequest_output_buffer_size
+ * bounds it). Kept in worker memory only if it changed. */
+static ngx_int_t
+ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc)
+{
+    ngx_http_jwtk_ctx_t          *ctx = data;
+    ngx_http_jwtk_key_request_t  *kr = ctx->fetching;
+    ngx_buf_t                    *b;
+    size_t                        len;
+    u_char                       *copy;
+
+    if (kr == NULL || ctx->key_result != NGX_AGAIN) {
+        return rc;
+    }
+    ctx->key_result = NGX_ERROR;
+    b = sr->out ? sr->out->buf : NULL;
+    if (rc != NGX_OK || sr->headers_out.status < 200 || sr->headers_out.status > 299 || b == NULL
+        || b->last <= b->pos)
+    {
+        ngx_log_error(NGX_LOG_ERR, sr->connection->log, 0,
+                      "jwtk: auth_jwt_key_request \"%V\" answered %ui (rc %i)%s", &kr->uri,
+                      sr->headers_out.status, rc, b == NULL || b->last <= b->pos ? " with no body" : "");
+        kr->failed = ngx_time();
+        return rc;
+    }
+    len = b->last - b->pos;
+    if (kr->body == NULL || kr->len != len || ngx_memcmp(kr->body, b->pos, len) != 0) {
+        copy = ngx_alloc(len, sr->connection->log);
+        if (copy == NULL) {
+            kr->failed = ngx_time();
+            return rc;
+        }
+        ngx_memcpy(copy, b->pos, len);
+        if (kr->body != NULL) {
+            ngx_free(kr->body);
+        }
+        kr->body = copy;
+        kr->len = len;
+        ctx->fetched = 1;
+    }
+    kr->fetched = ngx_time();
+    kr->failed = 0;
+    ctx->key_result = NGX_OK;
+    return rc;
+}

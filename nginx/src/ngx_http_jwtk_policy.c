@@ -1,0 +1,287 @@
+/*
+ * The verifier of a location that enables auth_jwt: its configuration is libjwtk's JSON (jwtk.h,
+ * jwtk_verifier_new), written here from the merged directives, so every check stays libjwtk's and an
+ * error message names the directive's meaning in libjwtk's words.
+ */
+#include "ngx_http_jwtk_module.h"
+
+static void ngx_http_jwtk_free_verifier(void *data);
+
+typedef struct {
+    ngx_pool_t *pool;
+    u_char     *data;
+    size_t      len, cap;
+    ngx_uint_t  failed;
+} ngx_http_jwtk_json_t;
+
+
+static void
+ngx_http_jwtk_append(ngx_http_jwtk_json_t *j, const u_char *s, size_t n)
+{
+    u_char *p;
+
+    if (j->failed) {
+        return;
+    }
+    if (j->len + n > j->cap) {
+        j->cap = ngx_max(2 * j->cap, j->len + n + 256);
+        p = ngx_pnalloc(j->pool, j->cap);
+        if (p == NULL) {
+            j->failed = 1;
+            return;
+        }
+        if (j->len) {
+            ngx_memcpy(p, j->data, j->len);
+        }
+        j->data = p;
+    }
+    ngx_memcpy(j->data + j->len, s, n);
+    j->len += n;
+}
+
+#define ngx_http_jwtk_literal(j, s) ngx_http_jwtk_append(j, (const u_char *) s, sizeof(s) - 1)
+
+
+/* A JSON string: quotes, and \", \\ and control characters escaped. Config text is bytes: libjwtk
+ * checks that it is UTF-8 and says so. */
+static void
+ngx_http_jwtk_append_string(ngx_http_jwtk_json_t *j, const u_char *s, size_t n)
+{
+    static const u_char hex[] = "0123456789abcdef";
+    u_char              esc[6] = { '\\', 'u', '0', '0', 0, 0 };
+    size_t              i;
+
+    ngx_http_jwtk_literal(j, "\"");
+    for (i = 0; i < n; i++) {
+        if (s[i] == '"' || s[i] == '\\') {
+            ngx_http_jwtk_literal(j, "\\");
+            ngx_http_jwtk_append(j, &s[i], 1);
+        } else if (s[i] < 0x20) {
+            esc[4] = hex[s[i] >> 4];
+            esc[5] = hex[s[i] & 0xf];
+            ngx_http_jwtk_append(j, esc, 6);
+        } else {
+            ngx_http_jwtk_append(j, &s[i], 1);
+        }
+    }
+    ngx_http_jwtk_literal(j, "\"");
+}
+
+
+char *
+ngx_http_jwtk_json_string(ngx_pool_t *pool, ngx_str_t *out, u_char *data, size_t len)
+{
+    ngx_http_jwtk_json_t j = { pool, NULL, 0, 0, 0 };
+
+    ngx_http_jwtk_append_string(&j, data, len);
+    if (j.failed) {
+        return NGX_CONF_ERROR;
+    }
+    out->data = j.data;
+    out->len = j.len;
+    return NGX_CONF_OK;
+}
+
+
+static void
+ngx_http_jwtk_member(ngx_http_jwtk_json_t *j, const char *name)
+{
+    if (j->len > 1) {
+        ngx_http_jwtk_literal(j, ",");
+    }
+    ngx_http_jwtk_append_string(j, (const u_char *) name, ngx_strlen(name));
+    ngx_http_jwtk_literal(j, ":");
+}
+
+
+static void
+ngx_http_jwtk_member_list(ngx_http_jwtk_json_t *j, const char *name, ngx_array_t *list)
+{
+    ngx_str_t  *s;
+    ngx_uint_t  i;
+
+    if (list == NULL) {
+        return;
+    }
+    ngx_http_jwtk_member(j, name);
+    ngx_http_jwtk_literal(j, "[");
+    s = list->elts;
+    for (i = 0; i < list->nelts; i++) {
+        if (i) {
+            ngx_http_jwtk_literal(j, ",");
+        }
+        ngx_http_jwtk_append_string(j, s[i].data, s[i].len);
+    }
+    ngx_http_jwtk_literal(j, "]");
+}
+
+
+static void
+ngx_http_jwtk_member_number(ngx_http_jwtk_json_t *j, const char *name, off_t n)
+{
+    u_char buf[NGX_OFF_T_LEN];
+
+    ngx_http_jwtk_member(j, name);
+    ngx_http_jwtk_append(j, buf, ngx_sprintf(buf, "%O", n) - buf);
+}
+
+
+/* NAME=VALUE words (jwtk_provider's project_id=, jwtk_key_url's cooldown=): a string member, or a
+ * number of seconds when `seconds` (nginx time syntax: 30s, 10m, 1d). */
+static char *
+ngx_http_jwtk_member_word(ngx_conf_t *cf, ngx_http_jwtk_json_t *j, ngx_str_t *word,
+    const char *const *names, ngx_uint_t seconds)
+{
+    ngx_uint_t  i;
+    size_t      n;
+    ngx_str_t   value;
+    time_t      t;
+
+    for (i = 0; names[i] != NULL; i++) {
+        n = ngx_strlen(names[i]);
+        if (word->len > n + 1 && ngx_strncmp(word->data, names[i], n) == 0 && word->data[n] == '=') {
+            value.data = word->data + n + 1;
+            value.len = word->len - n - 1;
+            if (!seconds) {
+                ngx_http_jwtk_member(j, names[i]);
+                ngx_http_jwtk_append_string(j, value.data, value.len);
+                return NGX_CONF_OK;
+            }
+            t = ngx_parse_time(&value, 1);
+            if (t == (time_t) NGX_ERROR) {
+                ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid time in \"%V\"", word);
+                return NGX_CONF_ERROR;
+            }
+            ngx_http_jwtk_member_number(j, names[i], t);
+            return NGX_CONF_OK;
+        }
+    }
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid parameter \"%V\"", word);
+    return NGX_CONF_ERROR;
+}
+
+
+static void
+ngx_http_jwtk_free_verifier(void *data)
+{
+    jwtk_verifier_free(data);
+}
+
+
+char *
+ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
+{
+    static const char *const    provider_words[] = { "project_id", "tenant_id", NULL };
+    static const char *const    url_words[] = { "cooldown", "max_staleness", "refresh_min", "refresh_max", NULL };
+    ngx_http_jwtk_json_t        j = { cf->pool, NULL, 0, 0, 0 };
+    ngx_http_jwtk_main_conf_t  *mcf;
+    ngx_http_core_loc_conf_t   *clcf;
+    ngx_http_jwtk_policy_t     *policy, **slot;
+    ngx_pool_cleanup_t         *cln;
+    ngx_str_t                  *w;
+    ngx_uint_t                  i;
+    jwtk_ctx                   *ctx;
+    int                         st;
+
+    if (conf->keys == NULL && conf->provider == NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "auth_jwt without a key source: add auth_jwt_key_file, auth_jwt_key_request, "
+                           "jwtk_key_url or jwtk_provider (NGINX Plus would skip the signature check here; "
+                           "jwt-kernel refuses to)");
+        return NGX_CONF_ERROR;
+    }
+    if (conf->key_url.len != 0 && conf->issuers == NULL && conf->provider == NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "jwtk_key_url needs jwtk_issuer or jwtk_provider: the fetched keys are the issuer's");
+        return NGX_CONF_ERROR;
+    }
+    if (conf->keys == NULL && ngx_http_jwtk_build_keys(cf, conf) != NGX_CONF_OK) {
+        return NGX_CONF_ERROR;   /* a provider's own key URL: an empty keystore it fills */
+    }
+
+    ngx_http_jwtk_literal(&j, "{");
+    if (conf->provider != NULL) {
+        w = conf->provider->elts;
+        ngx_http_jwtk_member(&j, "provider");
+        ngx_http_jwtk_append_string(&j, w[0].data, w[0].len);
+        for (i = 1; i < conf->provider->nelts; i++) {
+            if (ngx_http_jwtk_member_word(cf, &j, &w[i], provider_words, 0) != NGX_CONF_OK) {
+                return NGX_CONF_ERROR;
+            }
+        }
+        if (conf->key_url.len == 0 && conf->keys->files == NULL && conf->keys->requests == NULL) {
+            ngx_http_jwtk_member(&j, "pull");   /* the preset's own key URL */
+            ngx_http_jwtk_literal(&j, "true");
+            conf->keys->pull = 1;
+        }
+    }
+    ngx_http_jwtk_member_list(&j, "issuers", conf->issuers);
+    ngx_http_jwtk_member_list(&j, "audiences", conf->audiences);
+    ngx_http_jwtk_member_list(&j, "algorithms", conf->algorithms);
+    ngx_http_jwtk_member_list(&j, "required_claims", conf->required_claims);
+    ngx_http_jwtk_member_number(&j, "leeway", conf->leeway);
+    ngx_http_jwtk_member(&j, "require_exp");
+    if (conf->require_exp) {
+        ngx_http_jwtk_literal(&j, "true");
+    } else {
+        ngx_http_jwtk_literal(&j, "false");
+    }
+    ngx_http_jwtk_member(&j, "cache");
+    if (conf->cache) {
+        ngx_http_jwtk_literal(&j, "true");
+    } else {
+        ngx_http_jwtk_literal(&j, "false");
+    }
+    ngx_http_jwtk_member_number(&j, "max_token_size", conf->max_token_size);
+    ngx_http_jwtk_member_number(&j, "batch_threads", 1);   /* no threads in a worker for batches */
+    if (conf->key_url.len != 0) {
+        ngx_http_jwtk_member(&j, "jwks_url");
+        ngx_http_jwtk_append_string(&j, conf->key_url.data, conf->key_url.len);
+        w = conf->key_url_args->elts;
+        for (i = 0; i < conf->key_url_args->nelts; i++) {
+            if (ngx_http_jwtk_member_word(cf, &j, &w[i], url_words, 1) != NGX_CONF_OK) {
+                return NGX_CONF_ERROR;
+            }
+        }
+        conf->keys->pull = 1;
+    }
+    ngx_http_jwtk_literal(&j, "}");
+    if (j.failed) {
+        return NGX_CONF_ERROR;
+    }
+
+    policy = ngx_pcalloc(cf->pool, sizeof(ngx_http_jwtk_policy_t));
+    cln = ngx_pool_cleanup_add(cf->pool, 0);
+    ctx = ngx_http_jwtk_worker_ctx();
+    if (policy == NULL || cln == NULL || ctx == NULL) {
+        return NGX_CONF_ERROR;
+    }
+    st = jwtk_verifier_new_ex((const char *) j.data, j.len, conf->keys->keystore, ctx, &policy->verifier);
+    if (st != JWTK_OK) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "auth_jwt: %s (%s)", jwtk_ctx_errmsg(ctx),
+                           jwtk_status_name(st));
+        return NGX_CONF_ERROR;
+    }
+    cln->handler = ngx_http_jwtk_free_verifier;
+    cln->data = policy->verifier;
+
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+    if (clcf->name.len != 0) {
+        policy->label = clcf->name;
+    } else {
+        ngx_str_set(&policy->label, "server");
+    }
+    policy->keys = conf->keys;
+    if (conf->keys->first == NULL) {
+        conf->keys->first = policy->verifier;
+    }
+    conf->policy = policy;
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_jwtk_module);
+    slot = ngx_array_push(&mcf->policies);
+    if (slot == NULL) {
+        return NGX_CONF_ERROR;
+    }
+    *slot = policy;
+    return NGX_CONF_OK;
+}

@@ -1,0 +1,427 @@
+/*
+ * Counters summed over every worker, in a shared-memory zone ("jwtk_status"), served by a location
+ * with `jwtk_status;` as JSON or, with ?format=prometheus, as Prometheus text.
+ *
+ * The counting itself is libjwtk's (jwtk_stats_get per verifier and keystore, counted per process):
+ * each worker adds what its counters grew by since its last publication into the zone, once a second
+ * (a cancelable timer), when it serves the status location and when it exits. The zone keeps the sums
+ * by label (the location's name) across reloads, so they never go back. Only what the module decides
+ * itself (no token, auth_jwt_require, a failing key subrequest) is counted here directly.
+ * Names follow Envoy's jwt_authn statistics where they fit (allowed, denied, jwks_fetch_success,
+ * jwks_fetch_failed, jwt_cache_hit, jwt_cache_miss).
+ */
+#include "ngx_http_jwtk_module.h"
+
+#define NGX_HTTP_JWTK_ENTRIES    256
+#define NGX_HTTP_JWTK_LABEL      120
+#define NGX_HTTP_JWTK_NO_SLOT    ((ngx_uint_t) -1)
+#define NGX_HTTP_JWTK_LOCATION   0
+#define NGX_HTTP_JWTK_KEYS       1
+
+/* Counter indexes of an entry. */
+enum {
+    C_ALLOWED, C_DENIED, C_CACHE_HIT, C_CACHE_MISS,
+    C_MISSING, C_REQUIRE, C_KEY_SOURCE,                               /* the module's own */
+    C_LOADS, C_LOAD_FAILURES, C_FETCHES, C_FETCH_FAILURES, C_KID_REFRESHES, C_KID_SUPPRESSED,
+    C_STALE, C_NOT_MODIFIED,
+    G_KEYS_LOADED, G_KEYS_REJECTED, G_LAST_SUCCESS, G_WITHOUT_KEYS,    /* gauges: the last worker's value */
+    C_BY_STATUS,                                                      /* + JWTK_STATS_STATUS_SLOTS */
+    C_COUNT = C_BY_STATUS + JWTK_STATS_STATUS_SLOTS
+};
+
+typedef struct {
+    u_char        label[NGX_HTTP_JWTK_LABEL];
+    size_t        label_len;
+    ngx_uint_t    kind;
+    ngx_atomic_t  c[C_COUNT];
+} ngx_http_jwtk_entry_t;
+
+typedef struct {
+    ngx_uint_t             n;
+    ngx_http_jwtk_entry_t  e[NGX_HTTP_JWTK_ENTRIES];
+} ngx_http_jwtk_table_t;
+
+static ngx_http_jwtk_table_t *ngx_http_jwtk_table;   /* this worker's view of the zone */
+static ngx_str_t ngx_http_jwtk_zone_name = ngx_string("jwtk_status");
+
+
+static ngx_int_t
+ngx_http_jwtk_init_zone(ngx_shm_zone_t *zone, void *data)
+{
+    ngx_slab_pool_t *shpool;
+
+    if (data != NULL) {            /* a reload: keep the sums */
+        zone->data = data;
+        return NGX_OK;
+    }
+    shpool = (ngx_slab_pool_t *) zone->shm.addr;
+    if (zone->shm.exists) {
+        zone->data = shpool->data;
+        return NGX_OK;
+    }
+    zone->data = ngx_slab_calloc(shpool, sizeof(ngx_http_jwtk_table_t));
+    if (zone->data == NULL) {
+        return NGX_ERROR;
+    }
+    shpool->data = zone->data;
+    return NGX_OK;
+}
+
+
+ngx_int_t
+ngx_http_jwtk_status_init_zone(ngx_conf_t *cf, ngx_http_jwtk_main_conf_t *mcf)
+{
+    size_t size = ngx_align(sizeof(ngx_http_jwtk_table_t) + 64 * 1024, ngx_pagesize);
+
+    mcf->zone = ngx_shared_memory_add(cf, &ngx_http_jwtk_zone_name, size, &ngx_http_jwtk_module);
+    if (mcf->zone == NULL) {
+        return NGX_ERROR;
+    }
+    mcf->zone->init = ngx_http_jwtk_init_zone;
+    return NGX_OK;
+}
+
+
+static ngx_uint_t
+ngx_http_jwtk_slot(ngx_shm_zone_t *zone, ngx_uint_t kind, ngx_str_t *label, ngx_log_t *log)
+{
+    ngx_slab_pool_t        *shpool = (ngx_slab_pool_t *) zone->shm.addr;
+    ngx_http_jwtk_table_t  *t = zone->data;
+    ngx_http_jwtk_entry_t  *e;
+    ngx_uint_t              i, slot = NGX_HTTP_JWTK_NO_SLOT;
+    size_t                  len = ngx_min(label->len, NGX_HTTP_JWTK_LABEL);
+
+    ngx_shmtx_lock(&shpool->mutex);
+    for (i = 0; i < t->n; i++) {
+        e = &t->e[i];
+        if (e->kind == kind && e->label_len == len && ngx_memcmp(e->label, label->data, len) == 0) {
+            slot = i;
+            break;
+        }
+    }
+    if (slot == NGX_HTTP_JWTK_NO_SLOT && t->n < NGX_HTTP_JWTK_ENTRIES) {
+        slot = t->n;
+        e = &t->e[slot];
+        ngx_memcpy(e->label, label->data, len);
+        e->label_len = len;
+        e->kind = kind;
+        ngx_memory_barrier();
+        t->n++;
+    }
+    ngx_shmtx_unlock(&shpool->mutex);
+    if (slot == NGX_HTTP_JWTK_NO_SLOT) {
+        ngx_log_error(NGX_LOG_WARN, log, 0, "jwtk: the status zone is full, \"%V\" is not counted", label);
+    }
+    return slot;
+}
+
+
+static void
+ngx_http_jwtk_publish_timer(ngx_event_t *ev)
+{
+    ngx_http_jwtk_status_publish(ev->data);
+    if (!ngx_exiting) {
+        ngx_add_timer(ev, 1000);
+    }
+}
+
+
+ngx_int_t
+ngx_http_jwtk_status_start(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf)
+{
+    ngx_http_jwtk_policy_t **p = mcf->policies.elts;
+    ngx_http_jwtk_keys_t   **k = mcf->keysets.elts;
+    ngx_uint_t               i;
+
+    ngx_http_jwtk_table = mcf->zone->data;
+    for (i = 0; i < mcf->policies.nelts; i++) {
+        p[i]->stats_slot = ngx_http_jwtk_slot(mcf->zone, NGX_HTTP_JWTK_LOCATION, &p[i]->label, cycle->log);
+        p[i]->last.struct_size = sizeof(jwtk_stats);
+        jwtk_stats_get(p[i]->verifier, &p[i]->last);   /* counted from here: the master counted nothing */
+    }
+    for (i = 0; i < mcf->keysets.nelts; i++) {
+        k[i]->stats_slot = k[i]->first == NULL ? NGX_HTTP_JWTK_NO_SLOT
+                           : ngx_http_jwtk_slot(mcf->zone, NGX_HTTP_JWTK_KEYS, &k[i]->label, cycle->log);
+        k[i]->last.struct_size = sizeof(jwtk_stats);
+        if (k[i]->first != NULL) {
+            jwtk_stats_get(k[i]->first, &k[i]->last);   /* the master's loads (key files) are not this worker's */
+        }
+    }
+    mcf->publish.handler = ngx_http_jwtk_publish_timer;
+    mcf->publish.data = mcf;
+    mcf->publish.log = cycle->log;
+    mcf->publish.cancelable = 1;   /* never keeps a worker from leaving on QUIT */
+    ngx_add_timer(&mcf->publish, 1000);
+    return NGX_OK;
+}
+
+
+void
+ngx_http_jwtk_count(ngx_http_jwtk_policy_t *policy, ngx_uint_t what)
+{
+    static const ngx_uint_t counter[] = { C_MISSING, C_REQUIRE, C_KEY_SOURCE };
+
+    if (ngx_http_jwtk_table != NULL && policy->stats_slot != NGX_HTTP_JWTK_NO_SLOT) {
+        (void) ngx_atomic_fetch_add(&ngx_http_jwtk_table->e[policy->stats_slot].c[counter[what]], 1);
+    }
+}
+
+
+#define ngx_http_jwtk_add(e, i, now, last) \
+    if ((now) > (last)) (void) ngx_atomic_fetch_add(&(e)->c[i], (ngx_atomic_int_t) ((now) - (last)))
+
+void
+ngx_http_jwtk_status_publish(ngx_http_jwtk_main_conf_t *mcf)
+{
+    ngx_http_jwtk_policy_t **p = mcf->policies.elts;
+    ngx_http_jwtk_keys_t   **k = mcf->keysets.elts;
+    ngx_http_jwtk_entry_t   *e;
+    jwtk_stats               s;
+    ngx_uint_t               i, j;
+
+    if (ngx_http_jwtk_table == NULL) {
+        return;
+    }
+    for (i = 0; i < mcf->policies.nelts; i++) {
+        if (p[i]->stats_slot == NGX_HTTP_JWTK_NO_SLOT) {
+            continue;
+        }
+        s.struct_size = sizeof(jwtk_stats);
+        if (jwtk_stats_get(p[i]->verifier, &s) != JWTK_OK) {
+            continue;
+        }
+        e = &ngx_http_jwtk_table->e[p[i]->stats_slot];
+        ngx_http_jwtk_add(e, C_ALLOWED, s.allowed, p[i]->last.allowed);
+        ngx_http_jwtk_add(e, C_DENIED, s.denied, p[i]->last.denied);
+        ngx_http_jwtk_add(e, C_CACHE_HIT, s.cache_hits, p[i]->last.cache_hits);
+        ngx_http_jwtk_add(e, C_CACHE_MISS, s.cache_misses, p[i]->last.cache_misses);
+        for (j = 0; j < JWTK_STATS_STATUS_SLOTS; j++) {
+            ngx_http_jwtk_add(e, C_BY_STATUS + j, s.denied_by_status[j], p[i]->last.denied_by_status[j]);
+        }
+        p[i]->last = s;
+    }
+    for (i = 0; i < mcf->keysets.nelts; i++) {
+        if (k[i]->stats_slot == NGX_HTTP_JWTK_NO_SLOT) {
+            continue;
+        }
+        s.struct_size = sizeof(jwtk_stats);
+        if (jwtk_stats_get(k[i]->first, &s) != JWTK_OK) {
+            continue;
+        }
+        e = &ngx_http_jwtk_table->e[k[i]->stats_slot];
+        ngx_http_jwtk_add(e, C_LOADS, s.jwks_loads, k[i]->last.jwks_loads);
+        ngx_http_jwtk_add(e, C_LOAD_FAILURES, s.jwks_load_failures, k[i]->last.jwks_load_failures);
+        ngx_http_jwtk_add(e, C_FETCHES, s.jwks_fetches, k[i]->last.jwks_fetches);
+        ngx_http_jwtk_add(e, C_FETCH_FAILURES, s.jwks_fetch_failures, k[i]->last.jwks_fetch_failures);
+        ngx_http_jwtk_add(e, C_KID_REFRESHES, s.unknown_kid_refreshes, k[i]->last.unknown_kid_refreshes);
+        ngx_http_jwtk_add(e, C_KID_SUPPRESSED, s.unknown_kid_suppressed, k[i]->last.unknown_kid_suppressed);
+        ngx_http_jwtk_add(e, C_STALE, s.stale_served, k[i]->last.stale_served);
+        ngx_http_jwtk_add(e, C_NOT_MODIFIED, s.jwks_not_modified, k[i]->last.jwks_not_modified);
+        e->c[G_KEYS_LOADED] = s.keys_loaded;
+        e->c[G_KEYS_REJECTED] = s.keys_rejected;
+        e->c[G_LAST_SUCCESS] = s.last_success_unix > 0 ? (ngx_atomic_uint_t) s.last_success_unix : 0;
+        e->c[G_WITHOUT_KEYS] = s.remote_sources_without_keys;
+        k[i]->last = s;
+    }
+}
+
+
+/* ---- the status location ---------------------------------------------------------------------- */
+
+static ngx_int_t ngx_http_jwtk_status_handler(ngx_http_request_t *r);
+
+char *
+ngx_http_jwtk_status(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_core_loc_conf_t *clcf;
+    ngx_http_jwtk_loc_conf_t *jcf = conf;
+
+    if (jcf->status) {
+        return "is duplicate";
+    }
+    jcf->status = 1;
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+    clcf->handler = ngx_http_jwtk_status_handler;
+    return NGX_CONF_OK;
+}
+
+
+/* A label as a JSON string or a Prometheus label value: \ and " escaped, control bytes dropped. */
+static u_char *
+ngx_http_jwtk_label(u_char *p, u_char *last, ngx_http_jwtk_entry_t *e)
+{
+    size_t i;
+
+    for (i = 0; i < e->label_len && p + 2 < last; i++) {
+        if (e->label[i] == '"' || e->label[i] == '\\') {
+            *p++ = '\\';
+        }
+        if (e->label[i] >= 0x20 && e->label[i] != 0x7f) {
+            *p++ = e->label[i];
+        }
+    }
+    return p;
+}
+
+static const char *const ngx_http_jwtk_key_names[] = {
+    "jwks_loads", "jwks_load_failures", "jwks_fetches", "jwks_fetch_failed", "unknown_kid_refreshes",
+    "unknown_kid_suppressed", "stale_served", "jwks_not_modified",
+    "keys_loaded", "keys_rejected", "last_success_unix", "remote_sources_without_keys"
+};
+
+static const char *const ngx_http_jwtk_own_names[] = { "missing_token", "require_failed", "key_source_failed" };
+
+
+static u_char *
+ngx_http_jwtk_json(u_char *p, u_char *last, ngx_http_jwtk_table_t *t)
+{
+    ngx_http_jwtk_entry_t *e;
+    ngx_uint_t             i, j, kind, first;
+    ngx_atomic_uint_t      n;
+    const char            *name;
+
+    p = ngx_slprintf(p, last, "{");
+    for (kind = 0; kind < 2; kind++) {
+        p = ngx_slprintf(p, last, kind ? ",\"keys\":{" : "\"locations\":{");
+        first = 1;
+        for (i = 0; i < t->n; i++) {
+            e = &t->e[i];
+            if (e->kind != kind) {
+                continue;
+            }
+            p = ngx_slprintf(p, last, first ? "\"" : ",\"");
+            first = 0;
+            p = ngx_http_jwtk_label(p, last, e);
+            if (kind == NGX_HTTP_JWTK_LOCATION) {
+                p = ngx_slprintf(p, last, "\":{\"allowed\":%uA,\"denied\":%uA,\"jwt_cache_hit\":%uA,"
+                                 "\"jwt_cache_miss\":%uA", e->c[C_ALLOWED], e->c[C_DENIED] + e->c[C_MISSING]
+                                 + e->c[C_REQUIRE] + e->c[C_KEY_SOURCE], e->c[C_CACHE_HIT], e->c[C_CACHE_MISS]);
+                p = ngx_slprintf(p, last, ",\"denied_by_status\":{");
+                for (j = 0; j < JWTK_STATS_STATUS_SLOTS + 3; j++) {
+                    n = j < 3 ? e->c[C_MISSING + j] : e->c[C_BY_STATUS + j - 3];
+                    name = j < 3 ? ngx_http_jwtk_own_names[j] : jwtk_status_name((int) (j - 3));
+                    if (n != 0) {
+                        p = ngx_slprintf(p, last, "%s\"%s\":%uA", p[-1] == '{' ? "" : ",", name, n);
+                    }
+                }
+                p = ngx_slprintf(p, last, "}}");
+            } else {
+                p = ngx_slprintf(p, last, "\":{\"jwks_fetch_success\":%uA",
+                                 e->c[C_FETCHES] - ngx_min(e->c[C_FETCHES], e->c[C_FETCH_FAILURES]));
+                for (j = 0; j < sizeof(ngx_http_jwtk_key_names) / sizeof(char *); j++) {
+                    p = ngx_slprintf(p, last, ",\"%s\":%uA", ngx_http_jwtk_key_names[j], e->c[C_LOADS + j]);
+                }
+                p = ngx_slprintf(p, last, "}");
+            }
+        }
+        p = ngx_slprintf(p, last, "}");
+    }
+    return ngx_slprintf(p, last, "}\n");
+}
+
+
+static u_char *
+ngx_http_jwtk_prometheus(u_char *p, u_char *last, ngx_http_jwtk_table_t *t)
+{
+    ngx_http_jwtk_entry_t *e;
+    ngx_uint_t             i, j;
+    ngx_atomic_uint_t      n;
+    const char            *name, *type;
+
+    p = ngx_slprintf(p, last, "# TYPE jwtk_allowed_total counter\n# TYPE jwtk_denied_total counter\n"
+                     "# TYPE jwtk_jwt_cache_hit_total counter\n# TYPE jwtk_jwt_cache_miss_total counter\n");
+    for (i = 0; i < t->n; i++) {
+        e = &t->e[i];
+        if (e->kind != NGX_HTTP_JWTK_LOCATION) {
+            continue;
+        }
+        p = ngx_slprintf(p, last, "jwtk_allowed_total{location=\"");
+        p = ngx_http_jwtk_label(p, last, e);
+        p = ngx_slprintf(p, last, "\"} %uA\njwtk_jwt_cache_hit_total{location=\"", e->c[C_ALLOWED]);
+        p = ngx_http_jwtk_label(p, last, e);
+        p = ngx_slprintf(p, last, "\"} %uA\njwtk_jwt_cache_miss_total{location=\"", e->c[C_CACHE_HIT]);
+        p = ngx_http_jwtk_label(p, last, e);
+        p = ngx_slprintf(p, last, "\"} %uA\n", e->c[C_CACHE_MISS]);
+        for (j = 0; j < JWTK_STATS_STATUS_SLOTS + 3; j++) {
+            n = j < 3 ? e->c[C_MISSING + j] : e->c[C_BY_STATUS + j - 3];
+            name = j < 3 ? ngx_http_jwtk_own_names[j] : jwtk_status_name((int) (j - 3));
+            if (n != 0) {
+                p = ngx_slprintf(p, last, "jwtk_denied_total{location=\"");
+                p = ngx_http_jwtk_label(p, last, e);
+                p = ngx_slprintf(p, last, "\",reason=\"%s\"} %uA\n", name, n);
+            }
+        }
+    }
+    for (j = 0; j < sizeof(ngx_http_jwtk_key_names) / sizeof(char *); j++) {
+        name = ngx_http_jwtk_key_names[j];
+        type = C_LOADS + j >= G_KEYS_LOADED ? "gauge" : "counter";
+        p = ngx_slprintf(p, last, "# TYPE jwtk_%s%s %s\n", name, type[0] == 'c' ? "_total" : "", type);
+        for (i = 0; i < t->n; i++) {
+            e = &t->e[i];
+            if (e->kind != NGX_HTTP_JWTK_KEYS) {
+                continue;
+            }
+            p = ngx_slprintf(p, last, "jwtk_%s%s{keys=\"", name, type[0] == 'c' ? "_total" : "");
+            p = ngx_http_jwtk_label(p, last, e);
+            p = ngx_slprintf(p, last, "\"} %uA\n", e->c[C_LOADS + j]);
+        }
+    }
+    return p;
+}
+
+
+static ngx_int_t
+ngx_http_jwtk_status_handler(ngx_http_request_t *r)
+{
+    ngx_http_jwtk_main_conf_t *mcf = ngx_http_get_module_main_conf(r, ngx_http_jwtk_module);
+    ngx_http_jwtk_table_t     *t = ngx_http_jwtk_table;
+    ngx_str_t                  format;
+    ngx_uint_t                 prometheus;
+    ngx_buf_t                 *b;
+    ngx_chain_t                out;
+    ngx_int_t                  rc;
+    size_t                     size;
+
+    if (!(r->method & (NGX_HTTP_GET | NGX_HTTP_HEAD))) {
+        return NGX_HTTP_NOT_ALLOWED;
+    }
+    rc = ngx_http_discard_request_body(r);
+    if (rc != NGX_OK) {
+        return rc;
+    }
+    prometheus = ngx_http_arg(r, (u_char *) "format", 6, &format) == NGX_OK && format.len == 10
+                 && ngx_strncmp(format.data, "prometheus", 10) == 0;
+    if (t != NULL) {
+        ngx_http_jwtk_status_publish(mcf);   /* this worker's counts up to now */
+    }
+    size = 256 + (t ? t->n : 0) * (JWTK_STATS_STATUS_SLOTS + 20) * (2 * NGX_HTTP_JWTK_LABEL + 96);
+    b = ngx_create_temp_buf(r->pool, size);
+    if (b == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    if (t == NULL) {
+        b->last = ngx_cpymem(b->last, prometheus ? "" : "{\"locations\":{},\"keys\":{}}\n",
+                             prometheus ? 0 : sizeof("{\"locations\":{},\"keys\":{}}\n") - 1);
+    } else if (prometheus) {
+        b->last = ngx_http_jwtk_prometheus(b->last, b->end, t);
+    } else {
+        b->last = ngx_http_jwtk_json(b->last, b->end, t);
+    }
+    r->headers_out.status = NGX_HTTP_OK;
+    r->headers_out.content_length_n = b->last - b->pos;
+    if (prometheus) {
+        ngx_str_set(&r->headers_out.content_type, "text/plain; version=0.0.4");
+    } else {
+        ngx_str_set(&r->headers_out.content_type, "application/json");
+    }
+    r->headers_out.content_type_len = r->headers_out.content_type.len;
+    rc = ngx_http_send_header(r);
+    if (rc == NGX_ERROR || rc > NGX_OK || r->header_only) {
+        return rc;
+    }
+    b->last_buf = (r == r->main) ? 1 : 0;
+    b->last_in_chain = 1;
+    out.buf = b;
+    out.next = NULL;
+    return ngx_http_output_filter(r, &out);
+}
