@@ -1,5 +1,5 @@
-/* Steady-state allocation of jwtk_verify and jwtk_claim, counted (malloc_count.c): after a warm-up,
- * HS256 verification with claims and claim lookups allocates nothing at all in the process (the
+/* Steady-state allocation of jwtk_verify, jwtk_claim and jwtk_claim_at, counted (malloc_count.c): after a
+ * warm-up, HS256 verification with claims and claim lookups allocates nothing at all in the process (the
  * HMAC path calls no allocating OpenSSL code). RS256 allocations are OpenSSL's own and are printed.
  * Prints "alloc-tests: N passed, M failed". */
 #include <stdio.h>
@@ -32,6 +32,13 @@ static unsigned long per_call(jwtk_verifier *v, jwtk_ctx *ctx, minted t, int wit
         if (with_claims) {
             if (jwtk_claim(ctx, "name", 4, &value, &type) != JWTK_OK || type != JWTK_JSON_STRING) failures++;
             if (jwtk_claim(ctx, "org.id", 6, &value, &type) != JWTK_OK || type != JWTK_JSON_NUMBER) failures++;
+            if (jwtk_claim_at(ctx, "/org/id", 7, 0, &value, &type) != JWTK_OK || type != JWTK_JSON_NUMBER) failures++;
+            if (jwtk_claim_at(ctx, "/name", 5, 0, &value, &type) != JWTK_OK || type != JWTK_JSON_STRING) failures++;
+            if (jwtk_claim_at(ctx, "/aud", 4, JWTK_AT_JOIN, &value, &type) != JWTK_OK || type != JWTK_JSON_ARRAY ||
+                value.len != 3) failures++;
+            if (jwtk_claim_at(ctx, "/aud/0", 6, 0, &value, &type) != JWTK_OK || type != JWTK_JSON_STRING) failures++;
+            if (jwtk_claim_at(ctx, "/kid", 4, JWTK_AT_HEADER, &value, &type) != JWTK_OK || type != JWTK_JSON_STRING)
+                failures++;
         }
     }
     CHECK(failures == 0, "%d failed verifications", failures);
@@ -64,16 +71,16 @@ int main(void) {
     jwtk_verifier_new(cache_config, strlen(cache_config), per_issuer, &routed_cached);
 
     n = per_call(hv, ctx, h, 1, 1000);
-    printf("HS256 jwtk_verify + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
+    printf("HS256 jwtk_verify + 2 jwtk_claim + 5 jwtk_claim_at: %lu allocations in 1000 rounds\n", n);
     CHECK(n == 0, "HS256 allocates in steady state: %lu", n);
     n = per_call(cached, ctx, h, 1, 1000);
-    printf("HS256 cache hit + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
+    printf("HS256 cache hit + 2 jwtk_claim + 5 jwtk_claim_at: %lu allocations in 1000 rounds\n", n);
     CHECK(n == 0, "cache hits allocate in steady state: %lu", n);
     n = per_call(routed, ctx, h, 1, 1000);
-    printf("HS256 routed by iss + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
+    printf("HS256 routed by iss + 2 jwtk_claim + 5 jwtk_claim_at: %lu allocations in 1000 rounds\n", n);
     CHECK(n == 0, "routed verifications allocate in steady state: %lu", n);
     n = per_call(routed_cached, ctx, h, 1, 1000);
-    printf("HS256 routed cache hit + 2 jwtk_claim: %lu allocations in 1000 rounds\n", n);
+    printf("HS256 routed cache hit + 2 jwtk_claim + 5 jwtk_claim_at: %lu allocations in 1000 rounds\n", n);
     CHECK(n == 0, "routed cache hits allocate in steady state: %lu", n);
     n = per_call(rv, ctx, r, 0, 200);
     printf("RS256 jwtk_verify: %.1f allocations per call (all OpenSSL's; see README)\n", n / 200.0);

@@ -108,8 +108,8 @@ static const struct status_row statuses[] = {
     {JWTK_E_LENGTH, "bad_length", 500, 0}, {JWTK_E_UTF8, "bad_utf8", 500, 0},
     {JWTK_E_CONFIG, "bad_config", 500, 0}, {JWTK_E_STRUCT_SIZE, "bad_struct_size", 500, 0},
     {JWTK_E_NO_TOKEN, "no_token", 500, 0}, {JWTK_E_UNAVAILABLE, "not_available", 500, 0},
-    {JWTK_E_RANGE, "out_of_range", 500, 0},
-    {20, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-10, "unknown", 500, 0},
+    {JWTK_E_RANGE, "out_of_range", 500, 0}, {JWTK_E_SYNTAX, "bad_syntax", 500, 0},
+    {20, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
     {INT32_MAX, "unknown", 500, 0}, {INT32_MIN, "unknown", 500, 0},
 };
 
@@ -409,6 +409,171 @@ static void test_verify_and_claims(void) {
     CHECK_STATUS(jwtk_claim(ctx, "sub", 3, &value, &type), JWTK_E_NO_TOKEN, "claim after a failed verify");
     /* now 0 is the system clock: this token expired in 2023. */
     CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, 0, &out), JWTK_EXPIRED, "now 0 uses the clock");
+    mint_free(t);
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+/* One jwtk_claim_at lookup, checked: status JWTK_OK, the type, and the value (NULL: absent). */
+static void expect_at(jwtk_ctx *ctx, const char *pointer, unsigned int flags, int want_type, const char *want) {
+    jwtk_str value;
+    int type = -1;
+    CHECK_STATUS(jwtk_claim_at(ctx, pointer, strlen(pointer), flags, &value, &type), JWTK_OK, pointer);
+    if (want == NULL) {
+        CHECK(type == JWTK_JSON_NONE && value.ptr == NULL && value.len == 0, "%s (flags %u): want absent, got type %d",
+              pointer, flags, type);
+    } else {
+        CHECK(type == want_type && str_is(value, want), "%s (flags %u): type %d value %.*s", pointer, flags, type,
+              (int)value.len, value.ptr ? value.ptr : "");
+    }
+}
+
+/* jwtk_claim_at: RFC 6901 pointers into the claims and the header. */
+static void test_claim_at(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
+    jwtk_ctx *ctx = NULL;
+    jwtk_str value, keep[4];
+    int type;
+    const char *header = "{\"alg\":\"HS256\",\"kid\":\"h1\",\"typ\":\"JWT\",\"x-tenant\":\"t\\u00e9\",\"x5\":[\"a\",2]}";
+    const char *claims =
+        "{\"iss\":\"" ISS "\",\"sub\":\"user-1\",\"aud\":\"api\",\"exp\":1700003600,"
+        "\"email\":\"a@example.com\",\"address\":{\"country\":\"NZ\",\"geo\":{\"lat\":-36.8}},"
+        "\"https://example.com/roles\":[\"admin\",\"ops\"],\"a~b\":1,\"a.b\":\"dot\",\"\":\"empty name\","
+        "\"roles\":[\"r\\u00f6le\",\"a,b\",\"q\\\"\",\"\"],\"mixed\":[1,-2.5e3,true,false,null,\"s\"],"
+        "\"nested\":[[1],{\"k\":[\"v\"]}],\"objs\":[{\"id\":1}],\"none\":[],\"m\":{\"0\":\"zero\",\"01\":\"lead\"},"
+        "\"deep\":{\"list\":[{\"name\":\"first\"},{\"name\":\"sec\\/ond\"}]}}";
+    minted t = mint_token("HS256", header, claims);
+    jwtk_ctx_new(&ctx);
+    CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, &value, &type), JWTK_E_NO_TOKEN, "claim_at before any verify");
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "claim_at token");
+
+    /* Top level, nested, names holding "/", "~", "." or nothing. */
+    expect_at(ctx, "/email", 0, JWTK_JSON_STRING, "a@example.com");
+    expect_at(ctx, "/exp", 0, JWTK_JSON_NUMBER, "1700003600");
+    expect_at(ctx, "/address/country", 0, JWTK_JSON_STRING, "NZ");
+    expect_at(ctx, "/address/geo/lat", 0, JWTK_JSON_NUMBER, "-36.8");
+    expect_at(ctx, "/address", 0, JWTK_JSON_OBJECT, "{\"country\":\"NZ\",\"geo\":{\"lat\":-36.8}}");
+    expect_at(ctx, "/https:~1~1example.com~1roles", 0, JWTK_JSON_ARRAY, "[\"admin\",\"ops\"]");
+    expect_at(ctx, "/https:~1~1example.com~1roles/1", 0, JWTK_JSON_STRING, "ops");
+    expect_at(ctx, "/https://example.com/roles", 0, 0, NULL);
+    expect_at(ctx, "/a~0b", 0, JWTK_JSON_NUMBER, "1");
+    expect_at(ctx, "/a~1b", 0, 0, NULL);
+    expect_at(ctx, "/a.b", 0, JWTK_JSON_STRING, "dot");
+    expect_at(ctx, "/address.country", 0, 0, NULL);   /* no dotted paths here: "." is an ordinary byte */
+    expect_at(ctx, "/", 0, JWTK_JSON_STRING, "empty name");
+    expect_at(ctx, "", 0, JWTK_JSON_OBJECT, claims);
+    CHECK_STATUS(jwtk_claim_at(ctx, NULL, 0, 0, &value, &type), JWTK_OK, "NULL, 0 is the empty pointer");
+    CHECK(type == JWTK_JSON_OBJECT && str_is(value, claims), "NULL, 0: the whole claims set");
+    expect_at(ctx, "/deep/list/1/name", 0, JWTK_JSON_STRING, "sec/ond");
+    expect_at(ctx, "/nope", 0, 0, NULL);
+    expect_at(ctx, "/address/nope", 0, 0, NULL);
+    expect_at(ctx, "/email/x", 0, 0, NULL);   /* a step into a string */
+    expect_at(ctx, "/address/country/", 0, 0, NULL);
+
+    /* Arrays by index: decimal without leading zeros; "-" and out-of-range never match. */
+    expect_at(ctx, "/roles/0", 0, JWTK_JSON_STRING, "r\xc3\xb6le");
+    expect_at(ctx, "/roles/3", 0, JWTK_JSON_STRING, "");
+    expect_at(ctx, "/roles/4", 0, 0, NULL);
+    expect_at(ctx, "/roles/01", 0, 0, NULL);
+    expect_at(ctx, "/roles/00", 0, 0, NULL);
+    expect_at(ctx, "/roles/-", 0, 0, NULL);
+    expect_at(ctx, "/roles/+1", 0, 0, NULL);
+    expect_at(ctx, "/roles/1e0", 0, 0, NULL);
+    expect_at(ctx, "/roles/", 0, 0, NULL);
+    expect_at(ctx, "/roles/99999999999999999999999", 0, 0, NULL);
+    expect_at(ctx, "/mixed/4", 0, JWTK_JSON_NULL, "null");
+    expect_at(ctx, "/mixed/2", 0, JWTK_JSON_BOOL, "true");
+    expect_at(ctx, "/nested/0/0", 0, JWTK_JSON_NUMBER, "1");
+    expect_at(ctx, "/nested/1/k/0", 0, JWTK_JSON_STRING, "v");
+    expect_at(ctx, "/m/0", 0, JWTK_JSON_STRING, "zero");   /* on an object, "0" and "01" are member names */
+    expect_at(ctx, "/m/01", 0, JWTK_JSON_STRING, "lead");
+
+    /* JWTK_AT_JOIN: arrays of scalars joined by ",", strings decoded; other arrays stay JSON. */
+    expect_at(ctx, "/roles", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "r\xc3\xb6le,a,b,q\",");
+    expect_at(ctx, "/roles", 0, JWTK_JSON_ARRAY, "[\"r\\u00f6le\",\"a,b\",\"q\\\"\",\"\"]");
+    expect_at(ctx, "/mixed", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "1,-2.5e3,true,false,null,s");
+    expect_at(ctx, "/https:~1~1example.com~1roles", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "admin,ops");
+    expect_at(ctx, "/none", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "");
+    expect_at(ctx, "/nested", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "[[1],{\"k\":[\"v\"]}]");
+    expect_at(ctx, "/objs", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "[{\"id\":1}]");
+    expect_at(ctx, "/nested/0", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "1");
+    expect_at(ctx, "/email", JWTK_AT_JOIN, JWTK_JSON_STRING, "a@example.com");   /* no effect on non-arrays */
+    expect_at(ctx, "/address", JWTK_AT_JOIN, JWTK_JSON_OBJECT, "{\"country\":\"NZ\",\"geo\":{\"lat\":-36.8}}");
+
+    /* Header lookups: kid, typ, a custom parameter (decoded), an array in the header; never crit. */
+    expect_at(ctx, "/kid", JWTK_AT_HEADER, JWTK_JSON_STRING, "h1");
+    expect_at(ctx, "/typ", JWTK_AT_HEADER, JWTK_JSON_STRING, "JWT");
+    expect_at(ctx, "/alg", JWTK_AT_HEADER, JWTK_JSON_STRING, "HS256");
+    expect_at(ctx, "/x-tenant", JWTK_AT_HEADER, JWTK_JSON_STRING, "t\xc3\xa9");
+    expect_at(ctx, "/x5", JWTK_AT_HEADER | JWTK_AT_JOIN, JWTK_JSON_ARRAY, "a,2");
+    expect_at(ctx, "/x5/1", JWTK_AT_HEADER, JWTK_JSON_NUMBER, "2");
+    expect_at(ctx, "/crit", JWTK_AT_HEADER, 0, NULL);
+    expect_at(ctx, "/email", JWTK_AT_HEADER, 0, NULL);
+    expect_at(ctx, "/kid", 0, 0, NULL);
+    expect_at(ctx, "", JWTK_AT_HEADER, JWTK_JSON_OBJECT, header);
+
+    /* Several results valid together: a joined array, its own decoded elements, jwtk_claim, the header. */
+    jwtk_claim_at(ctx, "/roles", 6, JWTK_AT_JOIN, &keep[0], &type);
+    jwtk_claim_at(ctx, "/roles/0", 8, 0, &keep[1], &type);
+    jwtk_claim_at(ctx, "/roles/2", 8, 0, &keep[2], &type);
+    jwtk_claim_at(ctx, "/x-tenant", 9, JWTK_AT_HEADER, &keep[3], &type);
+    jwtk_claim(ctx, "roles", 5, &value, &type);
+    expect_at(ctx, "/mixed", JWTK_AT_JOIN, JWTK_JSON_ARRAY, "1,-2.5e3,true,false,null,s");
+    expect_at(ctx, "/roles/1", 0, JWTK_JSON_STRING, "a,b");
+    CHECK(str_is(keep[0], "r\xc3\xb6le,a,b,q\",") && str_is(keep[1], "r\xc3\xb6le") && str_is(keep[2], "q\"") &&
+              str_is(keep[3], "t\xc3\xa9") && str_is(value, "[\"r\\u00f6le\",\"a,b\",\"q\\\"\",\"\"]"),
+          "results stay valid together: %.*s | %.*s | %.*s", (int)keep[0].len, keep[0].ptr, (int)keep[1].len,
+          keep[1].ptr, (int)keep[2].len, keep[2].ptr);
+
+    /* Bad pointers: status, outputs cleared; jwtk_ctx_errmsg names the problem. */
+    {
+        struct { const char *p; size_t len; unsigned int flags; int want; } bad[] = {
+            {"email", 5, 0, JWTK_E_SYNTAX}, {"~1a", 3, 0, JWTK_E_SYNTAX}, {"/a~2b", 5, 0, JWTK_E_SYNTAX},
+            {"/a~", 3, 0, JWTK_E_SYNTAX}, {"/~/x", 4, 0, JWTK_E_SYNTAX}, {" /a", 3, 0, JWTK_E_SYNTAX},
+            {"/\xc0\xaf", 3, 0, JWTK_E_UTF8}, {"/\xff", 2, 0, JWTK_E_UTF8}, {"/a\xed\xa0\x80", 5, 0, JWTK_E_UTF8},
+            {"/sub", SIZE_MAX, 0, JWTK_E_LENGTH}, {NULL, 4, 0, JWTK_E_NULL},
+            {"/sub", 4, 0x4u, JWTK_E_RANGE}, {"/sub", 4, ~0u, JWTK_E_RANGE},
+        };
+        size_t i;
+        char longer[1026];
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            value.ptr = "x";
+            value.len = 1;
+            type = 9;
+            CHECK_STATUS(jwtk_claim_at(ctx, bad[i].p, bad[i].len, bad[i].flags, &value, &type), bad[i].want,
+                         bad[i].p ? bad[i].p : "NULL pointer");
+            CHECK(value.ptr == NULL && value.len == 0 && type == JWTK_JSON_NONE, "outputs cleared on misuse %zu", i);
+        }
+        CHECK_STATUS(jwtk_claim_at(ctx, "/a~2", 4, 0, &value, &type), JWTK_E_SYNTAX, "bad escape");
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "~") != NULL, "message names the escape: %s", jwtk_ctx_errmsg(ctx));
+        memset(longer, 'a', sizeof longer);
+        longer[0] = '/';
+        CHECK_STATUS(jwtk_claim_at(ctx, longer, 1024, 0, &value, &type), JWTK_OK, "1024-byte pointer");
+        CHECK_STATUS(jwtk_claim_at(ctx, longer, 1025, 0, &value, &type), JWTK_E_LENGTH, "1025-byte pointer");
+        CHECK_STATUS(jwtk_claim_at(NULL, "/sub", 4, 0, &value, &type), JWTK_E_NULL, "claim_at ctx NULL");
+        CHECK_STATUS(jwtk_claim_at((jwtk_ctx *)v, "/sub", 4, 0, &value, &type), JWTK_E_HANDLE, "claim_at ctx verifier");
+        CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, NULL, &type), JWTK_E_NULL, "claim_at value NULL");
+        CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, &value, NULL), JWTK_E_NULL, "claim_at type NULL");
+        /* Misuse changed nothing: the earlier results and the token are still there. */
+        CHECK(str_is(keep[0], "r\xc3\xb6le,a,b,q\","), "joined value survives misuse");
+        expect_at(ctx, "/sub", 0, JWTK_JSON_STRING, "user-1");
+    }
+
+    /* A failed verification forgets the token; a later success answers for the new one. */
+    {
+        minted bad = tampered(t), other = mint_token("HS256", HS_HEADER, GOOD_CLAIMS);
+        CHECK_STATUS(jwtk_verify(v, ctx, bad.ptr, bad.len, NOW, NULL), JWTK_BAD_SIGNATURE, "tampered");
+        CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, &value, &type), JWTK_E_NO_TOKEN, "claim_at after a failure");
+        CHECK_STATUS(jwtk_claim_at(ctx, "", 0, JWTK_AT_HEADER, &value, &type), JWTK_E_NO_TOKEN, "header after failure");
+        CHECK_STATUS(jwtk_verify(v, ctx, other.ptr, other.len, NOW, NULL), JWTK_OK, "another token");
+        expect_at(ctx, "/sub", 0, JWTK_JSON_STRING, "user-1");
+        expect_at(ctx, "/roles", JWTK_AT_JOIN, 0, NULL);
+        expect_at(ctx, "/kid", JWTK_AT_HEADER, JWTK_JSON_STRING, "h1");
+        mint_free(bad);
+        mint_free(other);
+    }
     mint_free(t);
     jwtk_verifier_free(v);
     jwtk_keystore_free(ks);
@@ -863,6 +1028,7 @@ int main(int argc, char **argv) {
     test_keystore_loads();
     test_config();
     test_verify_and_claims();
+    test_claim_at();
     test_payload_segment();
     test_token_statuses();
     test_issuers_and_rotation();

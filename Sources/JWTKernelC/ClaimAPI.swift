@@ -29,7 +29,7 @@ public func jwtk_claim(
     return JWTK_OK
 }
 
-private func jsonTypeCode(_ kind: JSONKind) -> Int32 {
+func jsonTypeCode(_ kind: JSONKind) -> Int32 {
     switch kind {
     case .string: JWTK_JSON_STRING
     case .number: JWTK_JSON_NUMBER

@@ -137,9 +137,12 @@ extension ContextState {
     }
 
     /// A value's JSON text as it appears in the claims.
-    func claimRaw(_ span: JSONSpan, _ layout: VerifiedLayout) -> jwtk_str {
+    func claimRaw(_ span: JSONSpan, _ layout: VerifiedLayout) -> jwtk_str { raw(span, layout.claims) }
+
+    /// A value's JSON text as it appears in its document.
+    func raw(_ span: JSONSpan, _ region: VerifiedLayout.Document) -> jwtk_str {
         jwtk_str(
-            ptr: UnsafeRawPointer(arena + layout.claimsOffset + span.start).assumingMemoryBound(to: CChar.self),
+            ptr: UnsafeRawPointer(arena + region.offset + span.start).assumingMemoryBound(to: CChar.self),
             len: span.count)
     }
 

@@ -9,6 +9,10 @@ import Glibc
 /// them a "shadow" of the same size: a JSON string at offset `o` of a document decodes into the
 /// shadow at offset `o` (a decoded string is never longer than its escaped form), so every decoded
 /// value has its own place, several stay valid together, and nothing is allocated per call.
+/// Behind the shadow, a third copy of the same size takes jwtk_claim_at's joined arrays the same way
+/// (an array at offset `o` joins into it at `o`): a string inside a joined array decodes into the
+/// shadow at its own offset, so the joined text cannot share the shadow; and only arrays of scalars
+/// join, so no two joined arrays nest and their regions never overlap.
 final class ContextState {
     private(set) var arena: UnsafeMutableRawPointer
     private(set) var capacity: Int
@@ -71,10 +75,28 @@ final class ContextState {
 struct VerifiedLayout {
     let headerCount: Int
     let claimsCount: Int
-    /// Header at 0, claims at headerCount, header shadow at headerCount + claimsCount,
-    /// claims shadow at 2 * headerCount + claimsCount.
+    /// Header at 0, claims at headerCount; then the header's and the claims' shadows, then their
+    /// join areas, each region the size of its document.
     var claimsOffset: Int { headerCount }
     var headerShadowOffset: Int { headerCount + claimsCount }
     var claimsShadowOffset: Int { 2 * headerCount + claimsCount }
-    var total: Int { 2 * (headerCount + claimsCount) }
+    var headerJoinOffset: Int { 2 * (headerCount + claimsCount) }
+    var claimsJoinOffset: Int { 3 * headerCount + 2 * claimsCount }
+    var total: Int { 3 * (headerCount + claimsCount) }
+
+    /// One document's three regions.
+    struct Document {
+        let offset: Int
+        let count: Int
+        let shadowOffset: Int
+        let joinOffset: Int
+    }
+
+    var header: Document {
+        Document(offset: 0, count: headerCount, shadowOffset: headerShadowOffset, joinOffset: headerJoinOffset)
+    }
+
+    var claims: Document {
+        Document(offset: claimsOffset, count: claimsCount, shadowOffset: claimsShadowOffset, joinOffset: claimsJoinOffset)
+    }
 }

@@ -18,6 +18,7 @@ enum StatusTable {
         case JWTK_E_NO_TOKEN: return "no_token"
         case JWTK_E_UNAVAILABLE: return "not_available"
         case JWTK_E_RANGE: return "out_of_range"
+        case JWTK_E_SYNTAX: return "bad_syntax"
         default: return "unknown"
         }
     }
@@ -65,6 +66,7 @@ enum StatusTable {
         case JWTK_E_NO_TOKEN: return "no token was verified successfully on this context"
         case JWTK_E_UNAVAILABLE: return "not available in this build"
         case JWTK_E_RANGE: return "a numeric argument is out of range"
+        case JWTK_E_SYNTAX: return "a text argument does not follow its grammar (a JSON Pointer)"
         default: return "unknown status"
         }
     }

@@ -41,7 +41,9 @@ private func verifyToken(
     }
     // Safety: `length` readable bytes at `token` for this call (jwtk.h); 0 <= length <= max_token_size.
     let bytes = UnsafeRawBufferPointer(start: token, count: length)
-    context.reserve(2 * length + 16)
+    // Room for IssuerRouting's scratch (2 * length) and, so capture never has to move the arena, for the
+    // verified documents' three regions (3 * (header + claims), at most 2.25 * length: base64url).
+    context.reserve(3 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
     if context.routes !== routes { context.routes = routes }
     var probe: CacheProbe? = nil

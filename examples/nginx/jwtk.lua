@@ -66,6 +66,7 @@ typedef struct jwtk_claims {
 int jwtk_verify(const jwtk_verifier *v, jwtk_ctx *ctx, const char *token, size_t len, int64_t now, jwtk_claims *out);
 int jwtk_verify_batch(const jwtk_verifier *v, const char *const *tokens, const size_t *lens, size_t n, int64_t now, int *statuses);
 int jwtk_claim(jwtk_ctx *ctx, const char *name, size_t name_len, jwtk_str *value, int *json_type);
+int jwtk_claim_at(jwtk_ctx *ctx, const char *pointer, size_t pointer_len, unsigned int flags, jwtk_str *value, int *json_type);
 typedef struct jwtk_stats {
     uint32_t struct_size;
     uint32_t reserved;

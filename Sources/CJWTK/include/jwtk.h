@@ -43,16 +43,17 @@
  *   strings such as "jwks_url" are copied). Handles: a verifier keeps its keystore alive, so
  *   jwtk_keystore_free may come first; the keystore (and its refresher thread) goes with its last
  *   user.
- *   Outputs into a jwtk_ctx (jwtk_claims fields, jwtk_claim values, jwtk_ctx_errmsg) stay valid until
- *   the next call that takes the same ctx, or until jwtk_ctx_free. jwtk_claims.payload points into the
- *   caller's token and so is valid only while that buffer lives as well.
+ *   Outputs into a jwtk_ctx (jwtk_claims fields, jwtk_claim and jwtk_claim_at values, jwtk_ctx_errmsg)
+ *   stay valid until the next call that takes the same ctx, or until jwtk_ctx_free; jwtk_claim and
+ *   jwtk_claim_at keep the claims fields and every earlier claim value valid (until the next jwtk_verify).
+ *   jwtk_claims.payload points into the caller's token and so is valid only while that buffer lives as well.
  *   Strings returned by jwtk_status_name, jwtk_errstr, jwtk_status_bearer_error and jwtk_version are
  *   static: never freed, valid for the life of the process.
  *
  * SIZES
  *   Tokens longer than the verifier's max_token_size (16384 by default) are JWTK_TOO_LARGE before any
  *   decoding. Other inputs are JWTK_E_LENGTH when empty or above: config 1 MiB, key set 16 MiB,
- *   issuer 4096 bytes, claim name 1024 bytes. Batches above 1 << 24 tokens are JWTK_E_RANGE.
+ *   issuer 4096 bytes, claim name (or jwtk_claim_at pointer) 1024 bytes. Batches above 1 << 24 tokens are JWTK_E_RANGE.
  */
 #ifndef JWTK_H
 #define JWTK_H
@@ -126,7 +127,8 @@ int jwtk_version_number(void);
 #define JWTK_E_STRUCT_SIZE       (-6)  /* struct_size of an out-struct is smaller than this version's */
 #define JWTK_E_NO_TOKEN          (-7)  /* jwtk_claim on a ctx whose last jwtk_verify did not succeed */
 #define JWTK_E_UNAVAILABLE       (-8)  /* not available in this build (remote keys) */
-#define JWTK_E_RANGE             (-9)  /* a number out of range (negative now, n too large) */
+#define JWTK_E_RANGE             (-9)  /* a number out of range (negative now, n too large, unknown flag bits) */
+#define JWTK_E_SYNTAX            (-10) /* a text argument breaks its grammar (jwtk_claim_at: not an RFC 6901 pointer) */
 
 /* Stable snake_case name ("ok", "expired", "null_argument", ...), as the CLI prints; never NULL.
  * An unknown code gives "unknown". */
@@ -325,6 +327,31 @@ int  jwtk_verify_batch(const jwtk_verifier *v, const char *const *tokens, const 
  * *value is valid until the next jwtk_verify or jwtk_ctx_free on ctx (several jwtk_claim results
  * stay valid together). One thread at a time per ctx. Allocates nothing. */
 int  jwtk_claim(jwtk_ctx *ctx, const char *name, size_t name_len, jwtk_str *value, int *json_type);
+
+/* Flags of jwtk_claim_at. */
+#define JWTK_AT_HEADER 0x1u   /* look in the token's JOSE header instead of its claims */
+#define JWTK_AT_JOIN   0x2u   /* an array whose elements are all strings, numbers, booleans or null: value is their
+                                 text (strings decoded) joined by ",", as NGINX Plus's $jwt_claim_ variables show it;
+                                 json_type stays JWTK_JSON_ARRAY. Any other array: its JSON text. */
+
+/* A value of the token last verified successfully on `ctx`, by RFC 6901 JSON Pointer (UTF-8, no NUL
+ * needed, at most 1024 bytes): "/email", "/address/country", "/roles/0", and "/https:~1~1example.com~1roles"
+ * for a member whose name holds "/" ("~1" is "/", "~0" is "~"; "." has no meaning). An array index is
+ * decimal without leading zeros ("/roles/01" and "/roles/-" match nothing). The empty pointer (pointer_len
+ * 0; pointer may then be NULL) is the whole claims set (or header): JWTK_JSON_OBJECT, its JSON text.
+ * Values as jwtk_claim: strings decoded, anything else its JSON text, json_type JWTK_JSON_*; absent
+ * (no such member or element, or a step into a string, number, ...): JWTK_OK with *json_type =
+ * JWTK_JSON_NONE and *value = {NULL, 0}. Header lookups see every parameter the token was signed with
+ * (a verified token never has "crit": the kernel refuses those).
+ * Returns JWTK_E_SYNTAX if pointer is neither empty nor starts with "/", or has a "~" not followed by
+ * "0" or "1" (jwtk_ctx_errmsg says which); JWTK_E_UTF8, JWTK_E_LENGTH (over 1024 bytes) and JWTK_E_NULL
+ * as jwtk_claim; JWTK_E_RANGE for flag bits other than JWTK_AT_*; JWTK_E_NO_TOKEN if the last jwtk_verify
+ * on ctx failed (or none ran).
+ * *value is valid until the next jwtk_verify or jwtk_ctx_free on ctx; any number of jwtk_claim and
+ * jwtk_claim_at results stay valid together, a joined array and its own elements included. One thread
+ * at a time per ctx. Allocates nothing. */
+int  jwtk_claim_at(jwtk_ctx *ctx, const char *pointer, size_t pointer_len, unsigned int flags,
+                   jwtk_str *value, int *json_type);
 
 /* ---------------------------------------------------------------------------------------------
  * Counters, for metrics. Caller-allocated; set struct_size = sizeof(jwtk_stats) before the call.
