@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test
+.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -61,6 +61,11 @@ format-check:
 PREFIX ?= /usr/local
 install: deps
 	./scripts/clib/install.sh "$(PREFIX)"
+
+# What install installs, plus PREFIX/lib/nginx/modules/ngx_http_jwtk_module.so, built against Debian's nginx
+# (nginx-dev) and checked by loading it into the system nginx (docs/NGINX.md).
+nginx-module: deps
+	./scripts/nginx/build-module.sh "$(PREFIX)"
 
 # The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
 clib-test: deps

@@ -258,6 +258,61 @@ static void test_keystore_loads(void) {
     jwtk_ctx_free(ctx);
 }
 
+/* jwtk_keystore_load_jwks_many: several documents published together, all or nothing. */
+static void test_keystore_load_many(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v;
+    minted t;
+    const char *rsa = mint_rsa_jwks(), *rsa2 = mint_rsa2_jwks(), *hs = mint_hmac_jwks();
+    jwtk_str docs[3] = {{rsa, strlen(rsa)}, {rsa2, strlen(rsa2)}, {hs, strlen(hs)}};
+    jwtk_str bad[2] = {{rsa, strlen(rsa)}, {"[]", 2}};
+    jwtk_str nul[2] = {{rsa, strlen(rsa)}, {NULL, 4}};
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, NULL, 1, ctx), JWTK_E_NULL, "docs NULL");
+    CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, docs, 0, ctx), JWTK_E_LENGTH, "n 0");
+    CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, docs, 1025, ctx), JWTK_E_LENGTH, "n above 1024");
+    CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, nul, 2, ctx), JWTK_E_NULL, "a NULL document");
+    CHECK(strstr(jwtk_ctx_errmsg(ctx), "#2") != NULL, "the NULL document is named by position: %s", jwtk_ctx_errmsg(ctx));
+    CHECK_STATUS(jwtk_keystore_load_jwks_many((jwtk_keystore *)ctx, NULL, 0, docs, 1, NULL), JWTK_E_HANDLE, "not a keystore");
+    /* Three documents, one key set: both RSA keys and the HMAC secret verify. */
+    CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, docs, 3, ctx), JWTK_OK, "three documents");
+    v = verifier_with(ks, BASE_CONFIG);
+    expect(v, ctx, "RS256", RS_HEADER, GOOD_CLAIMS, JWTK_OK, "key of document 1");
+    t = mint_token_rsa2("{\"alg\":\"RS256\",\"kid\":\"r2\"}", GOOD_CLAIMS);
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "key of document 2");
+    mint_free(t);
+    expect(v, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_OK, "key of document 3");
+    /* One document that is not a key set: nothing published, the three documents' keys stay. */
+    CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, bad, 2, ctx), JWTK_NOT_A_KEY_SET, "a bad second document");
+    CHECK(strstr(jwtk_ctx_errmsg(ctx), "key set #2") != NULL && strstr(jwtk_ctx_errmsg(ctx), "old keys kept") != NULL,
+          "the message names the document: %s", jwtk_ctx_errmsg(ctx));
+    expect(v, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_OK, "old keys kept after a failed load");
+    /* The same document twice is one key set; loading only the first drops the others. */
+    {
+        jwtk_str twice[2] = {{rsa, strlen(rsa)}, {rsa, strlen(rsa)}};
+        CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, twice, 2, ctx), JWTK_OK, "the same key twice");
+        CHECK(strcmp(jwtk_ctx_errmsg(ctx), "") == 0, "nothing refused: %s", jwtk_ctx_errmsg(ctx));
+        expect(v, ctx, "RS256", RS_HEADER, GOOD_CLAIMS, JWTK_OK, "the key loaded twice verifies");
+        expect(v, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_UNKNOWN_KID, "replaced: the secret is gone");
+    }
+    /* A kid naming different keys in two documents: refused in both, the rest loads. */
+    {
+        char *renamed = strdup(rsa2);
+        jwtk_str clash[3] = {{rsa, strlen(rsa)}, {renamed, strlen(renamed)}, {hs, strlen(hs)}};
+        memcpy(strstr(renamed, "\"r2\""), "\"r1\"", 4);
+        CHECK_STATUS(jwtk_keystore_load_jwks_many(ks, NULL, 0, clash, 3, ctx), JWTK_OK, "a kid in two documents");
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "ambiguous_kid") != NULL, "listed as ambiguous: %s", jwtk_ctx_errmsg(ctx));
+        expect(v, ctx, "RS256", RS_HEADER, GOOD_CLAIMS, JWTK_UNKNOWN_KID, "neither r1 is trusted");
+        expect(v, ctx, "HS256", HS_HEADER, GOOD_CLAIMS, JWTK_OK, "the third document's key is");
+        free(renamed);
+    }
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
 static void test_config(void) {
     jwtk_keystore *ks = NULL;
     jwtk_ctx *ctx = NULL;
@@ -1026,6 +1081,7 @@ int main(int argc, char **argv) {
     test_status_helpers();
     test_handles_and_nulls();
     test_keystore_loads();
+    test_keystore_load_many();
     test_config();
     test_verify_and_claims();
     test_claim_at();

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds ngx_http_jwtk_module.so against Debian's packaged nginx (make nginx-module PREFIX=DIR):
+#   PREFIX/lib/libjwtk.so.0 ...                       what `make install PREFIX=DIR` installs
+#   PREFIX/lib/nginx/modules/ngx_http_jwtk_module.so  the module, linked to PREFIX/lib/libjwtk.so.0
+# Debian's own recipe (nginx-dev's nginx_mod.pm): nginx's configure from /usr/share/nginx/src with the
+# packaged flags (conf_flags: --with-compat and the rest, so the module's signature matches the binary),
+# output only in the build directory, `make modules`; then the module is loaded into the system nginx
+# with `nginx -t`. The module gets -Wall -Wextra -Werror on top of Debian's build flags; an RPATH to
+# PREFIX/lib so that `load_module` needs no other setting when PREFIX is not a system directory.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+prefix=${1:?usage: build-module.sh PREFIX}
+mkdir -p "$prefix"
+prefix=$(cd "$prefix" && pwd)
+build=${JWTK_NGINX_BUILD:-$root/.build-nginx/module}
+
+./scripts/apt-deps.sh nginx nginx-dev pkg-config dpkg-dev >/dev/null
+./scripts/clib/install.sh "$prefix"
+
+rm -rf "$build"
+mkdir -p "$build"
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+warn="-Wall -Wextra -Werror -Wno-unused-parameter"   # nginx's handler signatures have unused parameters
+(
+    cd /usr/share/nginx/src
+    # shellcheck disable=SC1091
+    . ./conf_flags   # bash: the NGX_CONF_FLAGS array Debian built its nginx with
+    ./configure \
+        --with-cc-opt="$(dpkg-buildflags --get CFLAGS) -fPIC $(dpkg-buildflags --get CPPFLAGS)" \
+        --with-ld-opt="$(dpkg-buildflags --get LDFLAGS) -fPIC -Wl,-rpath,$prefix/lib" \
+        "${NGX_CONF_FLAGS[@]}" \
+        --add-dynamic-module="$root/nginx" \
+        --builddir="$build" > "$build/configure.log" 2>&1 || { tail -20 "$build/configure.log"; exit 1; }
+)
+# The module's own objects with the warnings as errors (nginx's headers are clean under them too).
+sed -i "s|^\(CFLAGS = .*\)$|\1 $warn|" "$build/Makefile"
+make -f "$build/Makefile" -C /usr/share/nginx/src modules > "$build/make.log" 2>&1 || { grep -E "error|warning" "$build/make.log" | head -40; tail -5 "$build/make.log"; exit 1; }
+
+install -d "$prefix/lib/nginx/modules"
+install -m 0644 "$build/ngx_http_jwtk_module.so" "$prefix/lib/nginx/modules/ngx_http_jwtk_module.so"
+
+# Debian's test step: the system nginx loads it.
+t=$(mktemp)
+printf 'load_module %s;\nevents {}\n' "$prefix/lib/nginx/modules/ngx_http_jwtk_module.so" > "$t"
+/usr/sbin/nginx -g "error_log /dev/null; pid /dev/null;" -t -q -c "$t" || { rm -f "$t"; echo "nginx cannot load the module" >&2; exit 1; }
+rm -f "$t"
+echo "installed ngx_http_jwtk_module.so under $prefix/lib/nginx/modules (nginx $(nginx -v 2>&1 | sed 's/.*\///'))"
