@@ -29,7 +29,8 @@ final class CLIPresetKeysTests: XCTestCase {
     }
 
     func file(_ text: String, _ ext: String = "json") throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-preset-\(UUID().uuidString).\(ext)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "jwtk-preset-\(UUID().uuidString).\(ext)")
         try Data(text.utf8).write(to: url)
         files.append(url)
         return url.path
@@ -44,7 +45,8 @@ final class CLIPresetKeysTests: XCTestCase {
     func results(_ r: (status: Int32, stdout: [String], stderr: String)) -> [String] {
         r.stdout.map { line in
             line.hasPrefix(#"{"valid":true"#)
-                ? "valid" : (line.range(of: #""error":"[a-z_]+""#, options: .regularExpression).map { String(line[$0]) } ?? line)
+                ? "valid"
+                : (line.range(of: #""error":"[a-z_]+""#, options: .regularExpression).map { String(line[$0]) } ?? line)
         }
     }
 
@@ -52,7 +54,8 @@ final class CLIPresetKeysTests: XCTestCase {
 
     func testProviderWithKeyFilesVerifiesOfflineUnderThePresetsPolicy() throws {
         let saved = try file(try key.jwks())
-        let wrongIssuer = try key.token(claims: #"{"iss":"https://evil.test","aud":"\#(Self.app)","sub":"1","iat":1,"exp":4000000000}"#)
+        let wrongIssuer = try key.token(
+            claims: #"{"iss":"https://evil.test","aud":"\#(Self.app)","sub":"1","iat":1,"exp":4000000000}"#)
         let r = try CLIRemoteTests.run(
             [
                 "verify", "--provider", "apple", "--aud", Self.app, "--jwks", saved,

@@ -28,7 +28,8 @@ final class OpenSSLRSAKey {
 
     /// The public key as a JWKS with this key's kid.
     func jwks() throws -> String {
-        let text = String(decoding: try Self.openssl(["rsa", "-in", privateKey.path, "-modulus", "-noout"]), as: UTF8.self)
+        let text = String(
+            decoding: try Self.openssl(["rsa", "-in", privateKey.path, "-modulus", "-noout"]), as: UTF8.self)
         let hex = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Modulus=", with: "")
         var modulus: [UInt8] = []
         var index = hex.startIndex
@@ -37,13 +38,15 @@ final class OpenSSLRSAKey {
             modulus.append(UInt8(hex[index..<next], radix: 16)!)
             index = next
         }
-        return #"{"keys":[{"kty":"RSA","kid":"\#(kid)","alg":"RS256","use":"sig","n":"\#(Base64URL.encode(modulus))","e":"AQAB"}]}"#
+        return
+            #"{"keys":[{"kty":"RSA","kid":"\#(kid)","alg":"RS256","use":"sig","n":"\#(Base64URL.encode(modulus))","e":"AQAB"}]}"#
     }
 
     /// An RS256 token over `claims` (JSON text) naming this key's kid.
     func token(claims: String) throws -> String {
         let input =
-            Base64URL.encode(Array(#"{"alg":"RS256","kid":"\#(kid)"}"#.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
+            Base64URL.encode(Array(#"{"alg":"RS256","kid":"\#(kid)"}"#.utf8)) + "."
+            + Base64URL.encode(Array(claims.utf8))
         let signature = try Self.openssl(["dgst", "-sha256", "-sign", privateKey.path], input: Data(input.utf8))
         return input + "." + Base64URL.encode(Array(signature))
     }
