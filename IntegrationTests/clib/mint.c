@@ -4,6 +4,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,31 @@ void mint_cleanup(void) {
     free(hmac_jwks);
     free(rsa1_jwks);
     free(rsa2_jwks);
+}
+
+/* The RSA key as Google's {kid: PEM} map; `prefix` (JSON text) goes before -----BEGIN. */
+char *mint_rsa_pem_map(const char *kid, const char *prefix) {
+    BIO *bio = BIO_new(BIO_s_mem());
+    char *pem, *out;
+    long n, i;
+    size_t o, size;
+    if (!bio || PEM_write_bio_PUBKEY(bio, rsa1) != 1) die("PEM_write_bio_PUBKEY");
+    n = BIO_get_mem_data(bio, &pem);
+    size = 2 * (size_t)n + strlen(kid) + strlen(prefix) + 16;
+    out = malloc(size);
+    if (!out) die("malloc");
+    o = (size_t)snprintf(out, size, "{\"%s\":\"%s", kid, prefix);
+    for (i = 0; i < n; i++) {   /* PEM is base64 and dashes: only its newlines need escaping */
+        if (pem[i] == '\n') {
+            out[o++] = '\\';
+            out[o++] = 'n';
+        } else {
+            out[o++] = pem[i];
+        }
+    }
+    snprintf(out + o, size - o, "\"}");
+    BIO_free(bio);
+    return out;
 }
 
 const char *mint_hmac_jwks(void) { return hmac_jwks; }

@@ -19,6 +19,8 @@ const char *mint_rsa_jwks(void);
 /* A second RSA key (kid "r2"), for issuer isolation and rotation tests. */
 minted mint_token_rsa2(const char *header_json, const char *claims_json);
 const char *mint_rsa2_jwks(void);
+/* The RSA key (r1) as a {kid: PEM} map whose value starts with `prefix` (JSON text); free() it. */
+char *mint_rsa_pem_map(const char *kid, const char *prefix);
 void mint_init(void);
 void mint_cleanup(void);
 #endif

@@ -249,6 +249,35 @@ static void test_keystore_loads(void) {
         CHECK(strstr(jwtk_ctx_errmsg(ctx), "mixed_key_types") != NULL, "refused keys are listed: %s", jwtk_ctx_errmsg(ctx));
         free(both);
     }
+    {
+        /* {kid: PEM} maps whose value has whitespace, a byte order mark or text before -----BEGIN (RFC 7468
+         * section 2; Envoy's jwt_verify_lib vectors start with a newline); two blocks in one value are refused. */
+        const char *prefixes[] = {"\\n", "  \\r\\n\\t", "\\ufeff", "\xef\xbb\xbf", "Subject: test key\\n"};
+        size_t i;
+        for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+            jwtk_keystore *pks = NULL;
+            char *map = mint_rsa_pem_map("r1", prefixes[i]);
+            jwtk_keystore_new(&pks);
+            CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, map, strlen(map), ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
+            v = verifier_with(pks, BASE_CONFIG);
+            expect(v, ctx, "RS256", RS_HEADER, GOOD_CLAIMS, JWTK_OK, prefixes[i]);
+            jwtk_verifier_free(v);
+            jwtk_keystore_free(pks);
+            free(map);
+        }
+        {
+            char *one = mint_rsa_pem_map("r1", ""), *two;
+            size_t n = strlen(one);
+            char *begin = strstr(one, "-----BEGIN");
+            two = malloc(2 * n);
+            /* The value twice: "{"r1":"PEM PEM"}". */
+            snprintf(two, 2 * n, "%.*s%.*s", (int)(n - 2), one, (int)(strlen(begin)), begin);
+            CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, two, strlen(two), ctx), JWTK_MALFORMED_KEY, "two PEM blocks");
+            CHECK(strstr(jwtk_ctx_errmsg(ctx), "blocks") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+            free(one);
+            free(two);
+        }
+    }
     /* A failed load keeps the keys: the RSA key from the mixed load still verifies. */
     CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "[]", 2), JWTK_NOT_A_KEY_SET, "array is not a key set");
     v = verifier_with(ks, BASE_CONFIG);
@@ -353,6 +382,12 @@ static void test_config(void) {
         {"{\"nonce\":\"\xff\"}", JWTK_E_CONFIG, "JSON"},
         {"{\"provider\":\"apple\",\"audiences\":[\"com.example\"]}", JWTK_OK, ""},
         {"{\"provider\":\"firebase\",\"project_id\":\"p\"}", JWTK_OK, ""},
+        /* Nothing ignored: a member of another provider, or pull: false beside a URL that would be pulled. */
+        {"{\"project_id\":\"p\"}", JWTK_E_CONFIG, "project_id"},
+        {"{\"provider\":\"apple\",\"audiences\":[\"a\"],\"tenant_id\":\"t\"}", JWTK_E_CONFIG, "tenant_id"},
+        {"{\"issuers\":[\"p\"],\"jwks_url\":\"https://x.example/p\",\"pull\":false}", JWTK_E_CONFIG, "pull"},
+        /* A preset's keys from a mirror (fetched in test_pull.c). */
+        {"{\"provider\":\"apple\",\"audiences\":[\"a\"],\"jwks_url\":\"http://127.0.0.1:9/apple-keys\"}", JWTK_OK, ""},
         {"{\"cache\":true,\"batch_threads\":1,\"max_age\":600,\"require_exp\":false,\"reject_iat_in_future\":false,"
          "\"typ\":\"JWT\",\"nonce\":\"n\",\"required_claims\":[\"sub\"],\"algorithms\":[\"RS256\",\"HS256\"]}", JWTK_OK, ""},
     };

@@ -136,6 +136,50 @@ static jwtk_stats stats_of(jwtk_verifier *v) {
     return s;
 }
 
+/* A provider preset with its keys from a mirror ("provider" plus "jwks_url"): the preset's issuers (both
+ * of Google's spellings share the mirrored keys), algorithms and required claims, keys from the loopback
+ * server; the provider itself is never contacted. The mirror serves a {kid: PEM} map whose value starts
+ * with a newline, as Google's certificate endpoint may. */
+static void preset_mirror(jwtk_ctx *ctx) {
+    jwtk_keystore *ks = NULL;
+    jwtk_verifier *v = NULL;
+    char config[512], *map = mint_rsa_pem_map("r1", "\\n");
+    int rc;
+    minted good, spelled, no_iat, other_aud, hs;
+    good = mint_token("RS256", "{\"alg\":\"RS256\",\"kid\":\"r1\"}",
+                      "{\"iss\":\"https://accounts.google.com\",\"aud\":\"client-1\",\"sub\":\"u\",\"iat\":1,\"exp\":4000000000}");
+    spelled = mint_token("RS256", "{\"alg\":\"RS256\",\"kid\":\"r1\"}",
+                         "{\"iss\":\"accounts.google.com\",\"aud\":\"client-1\",\"sub\":\"u\",\"iat\":1,\"exp\":4000000000}");
+    no_iat = mint_token("RS256", "{\"alg\":\"RS256\",\"kid\":\"r1\"}",
+                        "{\"iss\":\"https://accounts.google.com\",\"aud\":\"client-1\",\"sub\":\"u\",\"exp\":4000000000}");
+    other_aud = mint_token("RS256", "{\"alg\":\"RS256\",\"kid\":\"r1\"}",
+                           "{\"iss\":\"https://accounts.google.com\",\"aud\":\"other\",\"sub\":\"u\",\"iat\":1,\"exp\":4000000000}");
+    hs = mint_token("HS256", "{\"alg\":\"HS256\",\"kid\":\"h1\"}",
+                    "{\"iss\":\"https://accounts.google.com\",\"aud\":\"client-1\",\"sub\":\"u\",\"iat\":1,\"exp\":4000000000}");
+    serve("/mirror/google", map, NULL);
+    jwtk_keystore_new(&ks);
+    snprintf(config, sizeof config,
+             "{\"provider\":\"google\",\"audiences\":[\"client-1\"],\"jwks_url\":\"http://127.0.0.1:%d/mirror/google\"}",
+             server_port);
+    rc = jwtk_verifier_new_ex(config, strlen(config), ks, ctx, &v);
+    CHECK_STATUS(rc, JWTK_OK, jwtk_ctx_errmsg(ctx));
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_OK, "mirror: start");
+    CHECK(wait_for(v, ctx, good, JWTK_OK, 5) >= 0, "mirror: the preset's token never verified");
+    CHECK(fetches_of("/mirror/google") >= 1, "mirror: fetched %d times", fetches_of("/mirror/google"));
+    CHECK_STATUS(jwtk_verify(v, ctx, spelled.ptr, spelled.len, 0, NULL), JWTK_OK, "mirror: issuer without https://");
+    CHECK_STATUS(jwtk_verify(v, ctx, no_iat.ptr, no_iat.len, 0, NULL), JWTK_MISSING_CLAIM, "mirror: preset requires iat");
+    CHECK_STATUS(jwtk_verify(v, ctx, other_aud.ptr, other_aud.len, 0, NULL), JWTK_BAD_AUDIENCE, "mirror: audience");
+    CHECK_STATUS(jwtk_verify(v, ctx, hs.ptr, hs.len, 0, NULL), JWTK_ALG_NOT_ALLOWED, "mirror: preset allows RS256 only");
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    mint_free(good);
+    mint_free(spelled);
+    mint_free(no_iat);
+    mint_free(other_aud);
+    mint_free(hs);
+    free(map);
+}
+
 int main(int argc, char **argv) {
     jwtk_keystore *ks = NULL, *ks2 = NULL;
     jwtk_verifier *v = NULL, *v2 = NULL;
@@ -294,6 +338,8 @@ int main(int argc, char **argv) {
     s = stats_of(v2);
     CHECK(s.jwks_not_modified >= 1, "not modified: %llu", (unsigned long long)s.jwks_not_modified);
     CHECK_STATUS(jwtk_verify(v2, ctx, r1.ptr, r1.len, 0, NULL), JWTK_OK, "after 304");
+
+    preset_mirror(ctx);
 
     jwtk_verifier_free(v);
     jwtk_verifier_free(v2);

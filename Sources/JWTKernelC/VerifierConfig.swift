@@ -22,6 +22,7 @@ enum VerifierConfig {
         for member in members {
             try apply(member.name, member.value, to: &settings, pull: &pull)
         }
+        try checkPresetKeys(document)
         settings.remote = try remote(pull, settings.policy, document)
         if let value = document["channel_secret"] {
             let local = try channelSecret(value, document, settings.policy)
@@ -68,12 +69,28 @@ enum VerifierConfig {
         }
     }
 
-    /// Pull mode: "jwks_url", or "provider" with "pull": true (the preset's key URL). The schedule keys
-    /// without either are an error, as is a URL without known issuers.
+    /// "project_id" and "tenant_id" belong to one provider each; anywhere else they would be ignored.
+    private static func checkPresetKeys(_ document: JSONValue) throws(StatusError) {
+        let provider = document["provider"]?.stringValue
+        if document["project_id"] != nil, provider != "firebase" {
+            throw StatusError(JWTK_E_CONFIG, "project_id: only with provider firebase")
+        }
+        if document["tenant_id"] != nil, provider != "microsoft" {
+            throw StatusError(JWTK_E_CONFIG, "tenant_id: only with provider microsoft")
+        }
+    }
+
+    /// Pull mode: "jwks_url", or "provider" with "pull": true (the preset's key URL). With "provider",
+    /// "jwks_url" is a mirror of the provider's keys: the preset's policy, keys from that URL. The
+    /// schedule keys without either are an error, as are a URL without known issuers and "pull": false
+    /// beside a URL (which would otherwise be pulled anyway).
     private static func remote(
         _ pull: PullOptions, _ policy: ClaimsPolicy, _ document: JSONValue
     ) throws(StatusError) -> RemoteKeys? {
-        if pull.isEmpty || pull.pull == false && pull.url == nil {
+        if pull.pull == false, pull.url != nil {
+            throw StatusError(JWTK_E_CONFIG, "pull: false contradicts jwks_url (drop one)")
+        }
+        if pull.isEmpty || pull.pull == false {
             if pull.cooldown != nil || pull.maxStaleness != nil || pull.refreshMin != nil || pull.refreshMax != nil {
                 throw StatusError(JWTK_E_CONFIG, "cooldown, max_staleness, refresh_min, refresh_max: need jwks_url")
             }

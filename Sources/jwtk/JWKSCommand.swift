@@ -16,23 +16,26 @@ struct JWKSCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A key set file, or an http(s) URL.", valueName: "FILE|URL"))
+    @Argument(
+        help: ArgumentHelp(
+            "A key file as verify --jwks reads it (JWKS, JWK, {kid: PEM} map, PEM), or an http(s) URL.",
+            valueName: "FILE|URL"))
     var location: String
 
     @Option(name: .long, help: ArgumentHelp("Seconds for the whole fetch of a URL.", valueName: "SECONDS"))
     var timeout: Double = 10
 
     func run() throws {
-        let bytes: [UInt8]
+        let document: KeySetFile.Document
         do {
-            bytes = try load()
+            document = try load()
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("jwtk: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
         let entries: [KeyListing.Entry]
         do {
-            entries = try KeyListing.entries(of: bytes)
+            entries = try KeyListing.entries(of: document)
         } catch {
             FileHandle.standardError.write(Data("jwtk: \(location): \(error)\n".utf8))
             throw ExitCode(2)
@@ -43,7 +46,8 @@ struct JWKSCommand: ParsableCommand {
         if !entries.contains(where: { $0.refusal == nil }) { throw ExitCode(1) }
     }
 
-    private func load() throws -> [UInt8] {
+    /// A URL's body (JSON only, as the refresher takes it), or a file read as `verify --jwks` reads it.
+    private func load() throws -> KeySetFile.Document {
         if location.hasPrefix("https://") || location.hasPrefix("http://") {
             var config = HTTPKeySourceConfiguration()
             config.totalTimeout = timeout
@@ -52,15 +56,12 @@ struct JWKSCommand: ParsableCommand {
                 guard case .document(let body, _) = try source.fetch(ifNoneMatch: nil) else {
                     throw ConfigurationError("\(location): unexpected 304")
                 }
-                return body
+                return .json(body)
             } catch let error as KeySourceError {
                 throw ConfigurationError("\(location): \(error)")
             }
         }
-        guard let data = FileManager.default.contents(atPath: location) else {
-            throw ConfigurationError("\(location): cannot read the key set file")
-        }
-        return Array(data)
+        return try KeySetFile.read(location)
     }
 }
 
@@ -106,7 +107,12 @@ enum KeyListing {
 
     struct DocumentError: Error, CustomStringConvertible { let description: String }
 
-    static func entries(of bytes: [UInt8]) throws -> [Entry] {
+    static func entries(of file: KeySetFile.Document) throws -> [Entry] {
+        let bytes: [UInt8]
+        switch file {
+        case .pem(let text): return [entry(pem: text, kid: nil)]
+        case .json(let json): bytes = json
+        }
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {
             throw DocumentError(description: "not valid JSON: \(error.message)")
@@ -118,24 +124,14 @@ enum KeyListing {
         } else if document["kty"] != nil {
             entries.append(entry(jwk: document, index: 0))
         } else if let members = document.objectValue, !members.isEmpty,
-            members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true })
+            members.allSatisfy({ $0.value.stringValue.map { PEMText.isPEM($0.utf8) } == true })
         {
-            for member in members {
-                do {
-                    let key = try VerificationKey(pem: member.value.stringValue ?? "", kid: member.name)
-                    entries.append(
-                        Entry(
-                            kid: member.name, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue),
-                            thumbprint: JWKThumbprint.sha256(key)))
-                } catch {
-                    entries.append(Entry(kid: member.name, refusal: error.reason))
-                }
-            }
+            for member in members { entries.append(entry(pem: member.value.stringValue ?? "", kid: member.name)) }
         } else {
             throw DocumentError(description: "not a JWKS (no \"keys\"), a JWK (no \"kty\") or a {kid: PEM} map")
         }
         // Set-level rules: what the verifier would actually use.
-        if let set = try? JWKSet(json: bytes) {
+        if case .success(let set) = KeySetFile.parse(file) {
             for i in entries.indices where entries[i].refusal == nil {
                 let kid = entries[i].kid
                 if !set.keys.contains(where: { $0.kid == kid }),
@@ -146,6 +142,18 @@ enum KeyListing {
             }
         }
         return entries
+    }
+
+    /// A `{kid: PEM}` map's value or a PEM file; the thumbprint is computed from the key itself.
+    private static func entry(pem: String, kid: String?) -> Entry {
+        do {
+            let key = try VerificationKey(pem: pem, kid: kid)
+            return Entry(
+                kid: kid, type: key.type, algorithms: key.algorithms.algorithms.map(\.rawValue),
+                thumbprint: JWKThumbprint.sha256(key))
+        } catch {
+            return Entry(kid: kid, refusal: error.reason)
+        }
     }
 
     private static func entry(jwk: JSONValue, index: Int) -> Entry {

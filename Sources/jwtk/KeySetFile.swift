@@ -1,11 +1,20 @@
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
-/// The `--jwks FILE` options. Each file is one key set, loaded as the kernel
-/// loads a published one: keys it refuses (including HMAC secrets in a file
-/// that also holds public keys) are reported on stderr and skipped, and a file
-/// that yields no usable key at all is a configuration error.
+/// The one reader of key files, for `verify --jwks FILE` and `jwtk jwks FILE`.
+/// Each file is one key set, loaded as the kernel loads a published one: keys it
+/// refuses (including HMAC secrets in a file that also holds public keys) are
+/// reported on stderr and skipped, and a file that yields no usable key at all
+/// is a configuration error.
 enum KeySetFile {
+    /// What a key file holds, told apart once so both commands read the same formats.
+    enum Document {
+        /// A JWKS, a single JWK or a `{kid: PEM}` map.
+        case json([UInt8])
+        /// One PEM public key or certificate, possibly after other text (RFC 7468 section 2).
+        case pem(String)
+    }
+
     /// Every file's keys in one set. An operator who trusts both secrets and
     /// public keys gives them in separate files; the merged set keeps each key
     /// bound to its own algorithm family, so a secret never verifies an RS256
@@ -28,11 +37,8 @@ enum KeySetFile {
     }
 
     static func load(_ path: String) throws -> JWKSet {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("\(path): cannot read the key set file")
-        }
         let set: JWKSet
-        switch parse(data) {
+        switch parse(try read(path)) {
         case .success(let parsed): set = parsed
         case .failure(let error): throw ConfigurationError("\(path): invalid key set: \(error)")
         }
@@ -49,12 +55,32 @@ enum KeySetFile {
         return set
     }
 
-    private static func parse(_ data: Data) -> Result<JWKSet, KeyError> {
+    static func read(_ path: String) throws -> Document {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("\(path): cannot read the key set file")
+        }
+        return document(Array(data))
+    }
+
+    /// JSON when the first character after a UTF-8 byte order mark and whitespace opens a JSON value;
+    /// otherwise PEM when a `-----BEGIN ` line is anywhere (text may precede it); otherwise JSON, whose
+    /// parser then says what is wrong. Editors on Windows save both kinds with a byte order mark.
+    static func document(_ bytes: [UInt8]) -> Document {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        if first != UInt8(ascii: "{"), first != UInt8(ascii: "["), PEMText.isPEM(body) {
+            return .pem(String(decoding: body, as: UTF8.self))
+        }
+        return .json(Array(body))
+    }
+
+    static func parse(_ document: Document) -> Result<JWKSet, KeyError> {
         Result { () throws(KeyError) -> JWKSet in
-            if data.starts(with: Array("-----BEGIN".utf8)) {
-                return JWKSet(keys: [try VerificationKey(pem: String(decoding: data, as: UTF8.self))])
+            switch document {
+            case .pem(let text): return JWKSet(keys: [try VerificationKey(pem: text)])
+            case .json(let bytes): return try JWKSet(json: bytes)
             }
-            return try JWKSet(json: data)
         }
     }
 

@@ -3,15 +3,17 @@ import Foundation
 import JWTKernel
 import JWTKernelRemote
 
-/// `jwtk verify` options whose keys are fetched rather than read from `--jwks`
-/// files: a provider preset, a key URL for one issuer, or a configuration file
-/// of several issuers. Keys are fetched once, before the first token, on the
-/// calling thread (the refresher's thread is never started by the CLI).
+/// `jwtk verify` options that route tokens by issuer: a provider preset, a key
+/// URL for one issuer, or a configuration file of several issuers. A preset takes
+/// its keys from the provider, from a mirror (`--jwks-url`, or `jwks_url` in its
+/// configuration entry) or from `--jwks` files (offline, no network). Keys are
+/// fetched once, before the first token, on the calling thread (the refresher's
+/// thread is never started by the CLI).
 struct RemoteKeyOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Provider preset: apple, google, firebase, facebook, line, microsoft. --aud is its client/app/project/channel ID.",
+            "Provider preset: apple, google, firebase, facebook, line, microsoft. --aud is its client/app/project/channel ID; keys from the provider, --jwks-url (a mirror) or --jwks files (offline).",
             valueName: "NAME"))
     var provider: String?
 
@@ -24,13 +26,14 @@ struct RemoteKeyOptions: ParsableArguments {
 
     @Option(
         name: .customLong("jwks-url"),
-        help: ArgumentHelp("Fetch the key set of the one --iss from this URL.", valueName: "URL"))
+        help: ArgumentHelp(
+            "Fetch the key set of the one --iss, or of the --provider (a mirror), from this URL.", valueName: "URL"))
     var jwksURL: String?
 
     @Option(
         name: .customLong("issuer-config"),
         help: ArgumentHelp(
-            "JSON file listing issuers: {\"issuers\":[{\"issuer\":..,\"jwks_url\":..,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..]}]}.",
+            "JSON file listing issuers: {\"issuers\":[{\"issuer\":..,\"jwks_url\":..,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..],\"jwks_url\":mirror}]}.",
             valueName: "FILE"))
     var issuerConfig: String?
 
@@ -39,40 +42,64 @@ struct RemoteKeyOptions: ParsableArguments {
 
     var isConfigured: Bool { provider != nil || jwksURL != nil || issuerConfig != nil }
 
-    func validate(hasKeyFiles: Bool, issuers: [String]) throws {
-        let given = [provider != nil, jwksURL != nil, issuerConfig != nil].filter { $0 }.count
-        guard given <= 1 else { throw ValidationError("use one of --provider, --jwks-url, --issuer-config") }
-        guard !(given == 1 && hasKeyFiles) else {
-            throw ValidationError("--jwks files cannot be combined with fetched keys")
+    /// `--jwks` files combine with `--provider` only (the preset's policy, keys from the files);
+    /// options the chosen source would not use are refused rather than ignored.
+    func validate(hasKeyFiles: Bool, issuers: [String], audiences: [String]) throws {
+        if issuerConfig != nil {
+            guard provider == nil, jwksURL == nil, !hasKeyFiles else {
+                throw ValidationError("--issuer-config cannot be combined with --provider, --jwks-url or --jwks")
+            }
+            guard issuers.isEmpty, audiences.isEmpty else {
+                throw ValidationError("--iss and --aud are given per issuer in the --issuer-config file")
+            }
         }
-        if jwksURL != nil, issuers.count != 1 { throw ValidationError("--jwks-url needs exactly one --iss") }
+        if let provider {
+            guard !(hasKeyFiles && jwksURL != nil) else {
+                throw ValidationError("--provider takes its keys from --jwks files or from --jwks-url, not both")
+            }
+            guard issuers.isEmpty else { throw ValidationError("--provider \(provider) sets the issuers; drop --iss") }
+        } else if jwksURL != nil {
+            guard !hasKeyFiles else { throw ValidationError("--jwks files cannot be combined with --jwks-url") }
+            guard issuers.count == 1 else { throw ValidationError("--jwks-url needs exactly one --iss") }
+        }
+        if tenant != nil, provider != "microsoft" { throw ValidationError("--tenant is for --provider microsoft") }
         guard fetchTimeout > 0, fetchTimeout <= 600 else {
             throw ValidationError("--fetch-timeout must be between 0 and 600")
         }
     }
 
-    /// Fetches every issuer's keys once and builds the verifier. `base` carries
-    /// the command line's policy options (leeway, nonce, typ, required claims, algorithms).
-    func makeVerifier(base: ClaimsPolicy, clock: any JWTClock, maxTokenSize: Int) throws -> MultiIssuerVerifier {
+    /// Publishes `keyFiles` (with `--provider`) or fetches every issuer's keys once, and builds the
+    /// verifier. `base` carries the command line's policy options (leeway, nonce, typ, required claims, algorithms).
+    func makeVerifier(
+        base: ClaimsPolicy, keyFiles: JWKSet?, clock: any JWTClock, maxTokenSize: Int
+    ) throws -> MultiIssuerVerifier {
         var sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)] = []
         var routes: [IssuerConfiguration] = []
+        let store = KeyStore()
         func addPreset(_ preset: ProviderPreset) {
-            sources.append((preset.keyIssuer, preset.keyURL, preset.localKeys))
             routes += preset.issuers.map { route in
                 var route = route
                 route.policy = Self.merge(preset: route.policy, base: base)
                 return route
             }
+            if let keyFiles {
+                // Offline: the files are the provider's keys, plus what the preset configures locally.
+                store.publish(preset.localKeys.map(keyFiles.merging) ?? keyFiles, forIssuer: preset.keyIssuer)
+            } else {
+                sources.append((preset.keyIssuer, preset.keyURL, preset.localKeys))
+            }
         }
         if let provider {
-            addPreset(try Self.preset(provider, audiences: base.audiences, tenant: tenant))
+            let preset = try Self.preset(provider, audiences: base.audiences, tenant: tenant)
+            addPreset(jwksURL.map(preset.mirrored(at:)) ?? preset)
         } else if let jwksURL {
             sources.append((base.issuers[0], jwksURL, nil))
             routes.append(IssuerConfiguration(issuer: base.issuers[0], policy: base))
         } else if let issuerConfig {
             for item in try IssuerConfigFile.load(issuerConfig) {
                 if let name = item.provider {
-                    addPreset(try Self.preset(name, audiences: item.audiences, tenant: item.tenant))
+                    let preset = try Self.preset(name, audiences: item.audiences, tenant: item.tenant)
+                    addPreset(item.jwksURL.map(preset.mirrored(at:)) ?? preset)
                 } else if let issuer = item.issuer, let url = item.jwksURL {
                     var policy = base
                     policy.issuers = [issuer]
@@ -83,7 +110,13 @@ struct RemoteKeyOptions: ParsableArguments {
                 }
             }
         }
-        let store = KeyStore()
+        try fetch(sources, into: store)
+        return MultiIssuerVerifier(store: store, issuers: routes, clock: clock, maxTokenSize: maxTokenSize)
+    }
+
+    /// One fetch per source on this thread; a source that fails is reported, and none loading is an error.
+    private func fetch(_ sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)], into store: KeyStore) throws {
+        guard !sources.isEmpty else { return }
         let refresher = KeyRefresher(store: store)
         var config = HTTPKeySourceConfiguration()
         config.totalTimeout = fetchTimeout
@@ -109,7 +142,6 @@ struct RemoteKeyOptions: ParsableArguments {
             if store.keys(forIssuer: stats.issuer) != nil { loaded += 1 }
         }
         guard loaded > 0 else { throw ConfigurationError("no keys could be loaded from any key URL") }
-        return MultiIssuerVerifier(store: store, issuers: routes, clock: clock, maxTokenSize: maxTokenSize)
     }
 
     static func preset(_ name: String, audiences: [String], tenant: String?) throws -> ProviderPreset {
@@ -141,48 +173,5 @@ struct RemoteKeyOptions: ParsableArguments {
             policy.algorithms = AlgorithmSet(policy.algorithms.algorithms.filter { base.algorithms.contains($0) })
         }
         return policy
-    }
-}
-
-/// `--issuer-config FILE`, read with Foundation's JSON (a configuration file, not token input).
-enum IssuerConfigFile {
-    struct Item {
-        var issuer: String?
-        var jwksURL: String?
-        var provider: String?
-        var tenant: String?
-        var audiences: [String] = []
-        var algorithms: AlgorithmSet?
-    }
-
-    static func load(_ path: String) throws -> [Item] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("\(path): cannot read the issuer configuration")
-        }
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let list = root["issuers"] as? [[String: Any]], !list.isEmpty
-        else { throw ConfigurationError("\(path): expected {\"issuers\": [ ... ]} with at least one issuer") }
-        return try list.enumerated().map { (i, object) in
-            var item = Item()
-            item.issuer = object["issuer"] as? String
-            item.jwksURL = object["jwks_url"] as? String
-            item.provider = object["provider"] as? String
-            item.tenant = object["tenant"] as? String
-            item.audiences = object["audiences"] as? [String] ?? []
-            if let names = object["algorithms"] as? [String] {
-                var set: AlgorithmSet = []
-                for name in names {
-                    guard let alg = JWTAlgorithm(rawValue: name) else {
-                        throw ConfigurationError("\(path): issuer #\(i + 1): unknown algorithm \(name)")
-                    }
-                    set.insert(AlgorithmSet([alg]))
-                }
-                item.algorithms = set
-            }
-            guard item.provider != nil || (item.issuer != nil && item.jwksURL != nil) else {
-                throw ConfigurationError("\(path): issuer #\(i + 1) needs \"provider\", or \"issuer\" and \"jwks_url\"")
-            }
-            return item
-        }
     }
 }

@@ -17,7 +17,8 @@ struct VerifyCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable.", valueName: "FILE"))
+            "Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable. With --provider: its keys, offline.",
+            valueName: "FILE"))
     var jwks: [String] = []
 
     @OptionGroup var remote: RemoteKeyOptions
@@ -67,7 +68,7 @@ struct VerifyCommand: ParsableCommand {
         guard !jwks.isEmpty || remote.isConfigured else {
             throw ValidationError("at least one --jwks FILE (or --provider, --jwks-url, --issuer-config) is required")
         }
-        try remote.validate(hasKeyFiles: !jwks.isEmpty, issuers: iss)
+        try remote.validate(hasKeyFiles: !jwks.isEmpty, issuers: iss, audiences: aud)
         guard leeway >= 0 else { throw ValidationError("--leeway must be zero or more") }
         guard maxTokenSize > 0, maxTokenSize <= 1 << 30 else {
             throw ValidationError("--max-token-size must be between 1 and 1073741824")
@@ -107,7 +108,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func makeVerifier() throws -> any TokenVerifying {
-        let keys = remote.isConfigured ? JWKSet(keys: []) : try KeySetFile.loadAll(jwks)
+        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
             algorithms = []
@@ -125,8 +126,8 @@ struct VerifyCommand: ParsableCommand {
             requiredClaims: require, expectedType: typ, expectedNonce: nonce)
         let clock: any JWTClock = now.map { FixedClock($0) } ?? SystemClock()
         if remote.isConfigured {
-            return try remote.makeVerifier(base: policy, clock: clock, maxTokenSize: maxTokenSize)
+            return try remote.makeVerifier(base: policy, keyFiles: keys, clock: clock, maxTokenSize: maxTokenSize)
         }
-        return JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize)
+        return JWTVerifier(keys: keys ?? JWKSet(keys: []), policy: policy, clock: clock, maxTokenSize: maxTokenSize)
     }
 }

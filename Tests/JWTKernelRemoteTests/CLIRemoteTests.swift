@@ -35,10 +35,17 @@ final class CLIRemoteTests: XCTestCase {
     }
 
     func run(_ args: [String]) throws -> (status: Int32, stdout: [String], stderr: String) {
+        try Self.run(args)
+    }
+
+    /// `extra` is added to the environment (a test that must not reach the network sets dead proxies).
+    static func run(
+        _ args: [String], environment extra: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: [String], stderr: String) {
         let process = Process()
         process.executableURL = try Self.binary()
         process.arguments = args
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         let out = Pipe(), err = Pipe()

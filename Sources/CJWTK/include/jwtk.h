@@ -234,7 +234,8 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "provider": "apple"               preset: apple, google, facebook, line (issuers, algorithms,
  *                                     required claims; give "audiences"), firebase (give
  *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
- *                                     explicit keys above override the preset's values
+ *                                     explicit keys above override the preset's values;
+ *                                     "project_id"/"tenant_id" with another provider are JWTK_E_CONFIG
  *   "channel_secret": "..."           provider line only: LINE web login's channel secret (its UTF-8
  *                                     bytes, at least 32), for HS256 ID tokens (no kid); merged into
  *                                     the keys loaded or fetched for LINE's issuer (push: load LINE's
@@ -245,8 +246,11 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  * Pull mode (see jwtk_keystore_start); registers a remote source in `ks` for the verifier's issuers:
  *   "jwks_url": "https://..."         a JWKS or Google/Firebase {kid: PEM} map; http:// only to
  *                                     127.0.0.0/8, ::1 or localhost. Needs "issuers" (or a provider):
- *                                     keys are published under the first, every listed issuer uses them
+ *                                     keys are published under the first, every listed issuer uses them.
+ *                                     With "provider": a mirror of the provider's keys (the preset's
+ *                                     issuers, algorithms and required claims; keys from this URL)
  *   "pull": true                      with "provider" and no "jwks_url": the preset's key URL
+ *                                     ("pull": false beside "jwks_url" is JWTK_E_CONFIG)
  *   "cooldown": 30                    seconds between unknown-kid refetches (1 .. 86400)
  *   "max_staleness": 86400            seconds failing fetches keep serving the last good keys
  *   "refresh_min": 60, "refresh_max": 86400   clamp of the response's max-age, seconds (1 .. 31622400)

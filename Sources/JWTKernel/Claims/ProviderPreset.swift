@@ -16,7 +16,7 @@ public struct ProviderPreset: Sendable {
     /// One route per accepted issuer spelling, all sharing the key set `keyIssuer`.
     public let issuers: [IssuerConfiguration]
     public let algorithms: AlgorithmSet
-    public let keyURL: String
+    public private(set) var keyURL: String
     public let keyFormat: KeyFormat
     /// The store entry the provider's keys are published under.
     public let keyIssuer: String
@@ -40,6 +40,15 @@ public struct ProviderPreset: Sendable {
     }
 
     public var issuerNames: [String] { issuers.map(\.issuer) }
+
+    /// The same preset (issuers, algorithms, claims, local keys) with its keys fetched from `keyURL`
+    /// instead of the provider's: a mirror inside a company network, or a saved copy served locally.
+    /// The mirror must serve the provider's format (`keyFormat`); what it serves is trusted as the provider's keys.
+    public func mirrored(at keyURL: String) -> ProviderPreset {
+        var copy = self
+        copy.keyURL = keyURL
+        return copy
+    }
 
     /// Sign in with Apple. `audience`: bundle ID or Services ID.
     public static func apple(audience: [String], nonce: String? = nil) -> ProviderPreset {

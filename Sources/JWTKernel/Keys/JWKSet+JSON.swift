@@ -30,7 +30,10 @@ extension JWKSet {
             }
         } else if document["kty"] != nil {
             loaded.append(try VerificationKey(jwk: document))
-        } else if !members.isEmpty, members.allSatisfy({ $0.value.stringValue?.hasPrefix("-----BEGIN") == true }) {
+        } else if !members.isEmpty,
+            // A value may start with whitespace, a byte order mark or other text before its PEM boundary.
+            members.allSatisfy({ $0.value.stringValue.map { PEMText.isPEM($0.utf8) } == true })
+        {
             publishesPublicKeys = true
             for member in members {
                 do { loaded.append(try VerificationKey(pem: member.value.stringValue!, kid: member.name)) } catch {

@@ -9,10 +9,18 @@ extension VerificationKey {
         try self.init(kid: kid, type: type, declaredAlgorithm: algorithm, material: .secret(secret))
     }
 
-    /// A PEM `PUBLIC KEY` or `CERTIFICATE` (the Firebase / Google `{kid: PEM}` form).
+    /// A PEM `PUBLIC KEY` or `CERTIFICATE` (the Firebase / Google `{kid: PEM}` form): one block, after
+    /// any text, whitespace or byte order mark (RFC 7468 section 2; see `PEMText`).
     public convenience init(pem: String, kid: String? = nil, algorithm: JWTAlgorithm? = nil) throws(KeyError) {
+        guard let block = PEMText.block(in: pem) else {
+            throw KeyError(.notAKeySet, kid: kid, "PEM has no -----BEGIN line")
+        }
+        let blocks = PEMText.blockCount(pem)
+        guard blocks == 1 else {
+            throw KeyError(.malformed, kid: kid, "PEM holds \(blocks) blocks; give one key per PEM")
+        }
         let key: OpenSSLPublicKey
-        do { key = try OpenSSLPublicKey.fromPEM(pem) } catch { throw error.naming(kid) }
+        do { key = try OpenSSLPublicKey.fromPEM(String(block)) } catch { throw error.naming(kid) }
         try self.init(publicKey: key, kid: kid, algorithm: algorithm)
     }
 
