@@ -183,6 +183,18 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
     st = jwtk_verify(jcf->policy->verifier, jctx, (const char *) token.data, token.len, 0, NULL);
+    if (st == JWTK_UNKNOWN_KID && !ctx->refetch && ngx_http_jwtk_refetch_for_kid(jcf->policy->keys)) {
+        /* The subrequests run, then this handler again from the top, verifying with what they brought. */
+        ctx->refetch = 1;
+        ctx->next_request = 0;
+        rc = ngx_http_jwtk_fetch_keys(r, jcf->policy, ctx);
+        if (rc == NGX_AGAIN) {
+            return NGX_AGAIN;
+        }
+        if (rc == NGX_OK) {
+            st = jwtk_verify(jcf->policy->verifier, jctx, (const char *) token.data, token.len, 0, NULL);
+        }
+    }
     ctx->status = st;
     ctx->done = 1;
     if (st != JWTK_OK) {

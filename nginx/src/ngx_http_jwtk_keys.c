@@ -273,7 +273,7 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
     n = keys->requests->nelts;
     for (/* void */; ctx->next_request < n; ctx->next_request++) {
         kr = (ngx_http_jwtk_key_request_t *) keys->requests->elts + ctx->next_request;
-        if (kr->fetched != 0 && keys->cache != 0 && now - kr->fetched < keys->cache) {
+        if (!ctx->refetch && kr->fetched != 0 && keys->cache != 0 && now - kr->fetched < keys->cache) {
             continue;   /* fresh */
         }
         if (kr->body != NULL && kr->failed != 0 && now - kr->failed < 1) {
@@ -327,6 +327,21 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
                       jwtk_ctx_errmsg(jctx));
     }
     return NGX_OK;
+}
+
+
+/* An unknown kid may mean the keys rotated: fetch every key subrequest again, at most once per cooldown
+ * per worker. 0: no key subrequests, or within the cooldown. */
+ngx_uint_t
+ngx_http_jwtk_refetch_for_kid(ngx_http_jwtk_keys_t *keys)
+{
+    time_t now = ngx_time();
+
+    if (keys->requests == NULL || now - keys->kid_refetch < NGX_HTTP_JWTK_KID_COOLDOWN) {
+        return 0;
+    }
+    keys->kid_refetch = now;
+    return 1;
 }
 
 

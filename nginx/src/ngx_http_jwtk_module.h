@@ -23,6 +23,11 @@
 
 #define NGX_HTTP_JWTK_TYPE_SIGNED 0
 
+/* At most one refetch of a location's key subrequests per this many seconds for tokens naming an
+ * unknown kid (a rotation), as jwtk.lua and libjwtk's refresher do: a flood of made-up kids cannot turn
+ * into a flood of key requests. */
+#define NGX_HTTP_JWTK_KID_COOLDOWN 30
+
 /* A value the access handler copies out of a verified token for the variables (claims or header). */
 typedef struct {
     ngx_str_t   variable;       /* the variable's name, lower case, without "$" */
@@ -52,6 +57,7 @@ typedef struct {
     ngx_array_t   *files;       /* ngx_str_t: contents read at configuration */
     ngx_array_t   *requests;    /* ngx_http_jwtk_key_request_t */
     time_t         cache;       /* auth_jwt_key_cache */
+    time_t         kid_refetch; /* this worker's last refetch for an unknown kid */
     ngx_str_t      url;         /* jwtk_key_url (pull mode) */
     ngx_uint_t     pull;        /* fetched by libjwtk's refresher (jwtk_key_url, a provider's URL) */
     ngx_str_t      label;       /* where it was declared, for the counters */
@@ -117,6 +123,7 @@ typedef struct {
     ngx_int_t    key_result;      /* its outcome: NGX_OK, NGX_ERROR, NGX_AGAIN (running) */
     unsigned     done:1;
     unsigned     fetched:1;       /* a key subrequest answered during this request */
+    unsigned     refetch:1;       /* fetching again for an unknown kid: every key subrequest is due */
 } ngx_http_jwtk_ctx_t;
 
 extern ngx_module_t ngx_http_jwtk_module;
@@ -132,6 +139,7 @@ char *ngx_http_jwtk_json_string(ngx_pool_t *pool, ngx_str_t *out, u_char *data, 
 char *ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);
 ngx_int_t ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy,
     ngx_http_jwtk_ctx_t *ctx);
+ngx_uint_t ngx_http_jwtk_refetch_for_kid(ngx_http_jwtk_keys_t *keys);
 ngx_int_t ngx_http_jwtk_start_keys(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf);
 
 /* ngx_http_jwtk_access.c */
