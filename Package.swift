@@ -38,8 +38,8 @@ let package = Package(
         ),
         // The public C header (include/jwtk.h), hand-written; the .c file only checks its layout.
         .target(name: "CJWTK"),
-        // Internal C helpers for the C library (atomics); nothing exported.
-        .target(name: "CJWTKSupport"),
+        // Internal C helpers for the C library (atomics, the header's version string); nothing exported.
+        .target(name: "CJWTKSupport", dependencies: ["CJWTK"]),
         // The C library's implementation: every `@c @implementation` function is checked against jwtk.h.
         .target(
             name: "JWTKernelC",

@@ -24,7 +24,7 @@ local C_NULL = nil
 
 local _M = { _VERSION = "0.1.0" }
 
--- Declarations from jwtk.h (JWTK_VERSION_NUMBER 1000); IntegrationTests/nginx checks them against the header.
+-- Declarations from jwtk.h; IntegrationTests/nginx checks them against the header.
 _M.cdef = [[
 const char *jwtk_version(void);
 int jwtk_version_number(void);

@@ -40,7 +40,8 @@ swift build -c release --product jwtkc --scratch-path "$scratch" \
     -Xlinker -z -Xlinker nodelete
 
 built="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/libjwtkc.so"
-version=$(sed -n 's/^#define JWTK_VERSION  *"\(.*\)"$/\1/p' "$header")
+# The one version (VERSION; scripts/version-check.sh keeps jwtk.h's JWTK_VERSION equal to it).
+version=$(tr -d '[:space:]' < VERSION)
 
 install -d "$prefix/lib/pkgconfig" "$prefix/include"
 install -m 0755 "$built" "$prefix/lib/libjwtk.so.0"

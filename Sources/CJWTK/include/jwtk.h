@@ -68,12 +68,13 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------
  * Version. Compare the header against the loaded library, as sqlite does:
  *   assert(jwtk_version_number() == JWTK_VERSION_NUMBER);
- * JWTK_VERSION_NUMBER is major * 1000000 + minor * 1000 + patch.
+ * JWTK_VERSION_NUMBER is major * 1000000 + minor * 1000 + patch. Both follow the top-level VERSION file
+ * (scripts/version-check.sh; --set rewrites them).
  */
 #define JWTK_VERSION        "0.1.0"
 #define JWTK_VERSION_NUMBER 1000
 
-/* The library's version string ("0.1.0"); static. */
+/* The library's version string (JWTK_VERSION); static. */
 const char *jwtk_version(void);
 /* The library's JWTK_VERSION_NUMBER. */
 int jwtk_version_number(void);

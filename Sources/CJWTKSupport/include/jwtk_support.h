@@ -1,8 +1,16 @@
-/* Internal helpers of the C library, not installed: relaxed atomic counters and an atomic
- * generation number, as static inline functions so nothing is exported. */
+/* Internal helpers of the C library, not installed: relaxed atomic counters, an atomic generation
+ * number and the version string, as static inline functions so nothing is exported. */
 #ifndef JWTK_SUPPORT_H
 #define JWTK_SUPPORT_H
 #include <stdint.h>
+#include "jwtk.h"
+
+/* The library's version for jwtk_version(): jwtk.h's JWTK_VERSION, so Sources/JWTKernelC/Version.swift spells
+ * no version of its own (scripts/version-check.sh keeps the header equal to the top-level VERSION file).
+ * A string literal: static storage, never freed, the same pointer on every call. (Here rather than in a
+ * header of its own: clang's module cache does not notice a new file in an umbrella directory, so
+ * incremental builds would not see it.) */
+static inline const char *jwtk_support_version(void) { return JWTK_VERSION; }
 
 static inline void jwtk_support_add(uint64_t *counter, uint64_t value) {
     __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
