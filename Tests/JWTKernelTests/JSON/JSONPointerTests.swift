@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @_spi(Internals) @testable import JWTKernel
@@ -87,6 +88,43 @@ final class JSONPointerTests: XCTestCase {
         XCTAssertEqual(text("/1", in: " [5, 6] "), "6")
         XCTAssertEqual(text("", in: #" "str" "#), "str")
         XCTAssertNil(text("/0", in: " 42 "))
+    }
+
+    /// Every value of a document, reached by the pointer built from its path in the `JSONValue` tree (names
+    /// RFC 6901-escaped), is that subtree: the span walk and the tree agree everywhere.
+    func testEveryPathOfADocumentAgreesWithTheTree() throws {
+        let json = #"""
+            {"a":{"b/c":[1,{"~":"t","~1":null,"":[[],{}]}],"d\u0000e":"x","f\"g":true},"https:\/\/x.example\/r":["u","v"],
+             "n":-0.5e-3,"caf\u00e9":{"0":{"01":[false]}},"s":"a\u0000b"}
+            """#
+        let tree = try JSONValue.parse(Array(json.utf8))
+        var doc = Array(json.utf8)
+        var checked = 0
+        func visit(_ value: JSONValue, _ pointer: String) {
+            var p = pointer
+            let got: JSONValue? = p.withUTF8 { path in
+                doc.withUnsafeMutableBytes { raw in
+                    let raw = UnsafeRawBufferPointer(raw)
+                    guard let span = JSONPointer.resolve(UnsafeRawBufferPointer(path), in: raw) else { return nil }
+                    return try? JSONValue.build(span, raw, maxDepth: JSONParser.defaultMaxDepth)
+                }
+            }
+            XCTAssertEqual(got, value, pointer)
+            checked += 1
+            switch value {
+            case .object(let members):
+                for m in members {
+                    let token = m.name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
+                        of: "/", with: "~1")
+                    visit(m.value, pointer + "/" + token)
+                }
+            case .array(let elements):
+                for (i, e) in elements.enumerated() { visit(e, pointer + "/\(i)") }
+            default: break
+            }
+        }
+        visit(tree, "")
+        XCTAssertEqual(checked, 21, "every value of the document visited")
     }
 
     func testSyntax() {
