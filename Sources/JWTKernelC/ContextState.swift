@@ -97,6 +97,7 @@ struct VerifiedLayout {
     }
 
     var claims: Document {
-        Document(offset: claimsOffset, count: claimsCount, shadowOffset: claimsShadowOffset, joinOffset: claimsJoinOffset)
+        Document(
+            offset: claimsOffset, count: claimsCount, shadowOffset: claimsShadowOffset, joinOffset: claimsJoinOffset)
     }
 }

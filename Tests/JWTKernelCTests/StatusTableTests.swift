@@ -43,7 +43,7 @@ final class StatusTableTests: XCTestCase {
     func testMisuseCodesAreNegativeAndDistinct() {
         let misuse = [
             JWTK_E_NULL, JWTK_E_HANDLE, JWTK_E_LENGTH, JWTK_E_UTF8, JWTK_E_CONFIG, JWTK_E_STRUCT_SIZE,
-            JWTK_E_NO_TOKEN, JWTK_E_UNAVAILABLE, JWTK_E_RANGE,
+            JWTK_E_NO_TOKEN, JWTK_E_UNAVAILABLE, JWTK_E_RANGE, JWTK_E_SYNTAX,
         ]
         XCTAssertEqual(Set(misuse).count, misuse.count)
         for code in misuse {
