@@ -15,7 +15,7 @@ static ngx_int_t
 ngx_http_jwtk_challenge(ngx_http_request_t *r, ngx_str_t *realm, const char *error)
 {
     ngx_table_elt_t *h;
-    size_t           len, i;
+    size_t           len;
     u_char          *p;
 
     len = sizeof("Bearer realm=\"\"") - 1 + 2 * realm->len;
@@ -34,12 +34,7 @@ ngx_http_jwtk_challenge(ngx_http_request_t *r, ngx_str_t *realm, const char *err
     ngx_str_set(&h->key, "WWW-Authenticate");
     h->value.data = p;
     p = ngx_cpymem(p, "Bearer realm=\"", sizeof("Bearer realm=\"") - 1);
-    for (i = 0; i < realm->len; i++) {
-        if (realm->data[i] == '"' || realm->data[i] == '\\') {
-            *p++ = '\\';
-        }
-        *p++ = realm->data[i] < 0x20 || realm->data[i] == 0x7f ? ' ' : realm->data[i];
-    }
+    p = ngx_http_jwtk_quote(p, p + 2 * realm->len, realm->data, realm->len);
     *p++ = '"';
     if (error != NULL) {
         p = ngx_sprintf(p, ", error=\"%s\"", error);

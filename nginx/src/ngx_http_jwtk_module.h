@@ -133,7 +133,7 @@ jwtk_ctx *ngx_http_jwtk_worker_ctx(void);
 
 /* ngx_http_jwtk_policy.c */
 char *ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);
-char *ngx_http_jwtk_json_string(ngx_pool_t *pool, ngx_str_t *out, u_char *data, size_t len);
+u_char *ngx_http_jwtk_quote(u_char *p, u_char *last, const u_char *s, size_t n);
 
 /* ngx_http_jwtk_keys.c */
 char *ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);

@@ -68,18 +68,24 @@ ngx_http_jwtk_append_string(ngx_http_jwtk_json_t *j, const u_char *s, size_t n)
 }
 
 
-char *
-ngx_http_jwtk_json_string(ngx_pool_t *pool, ngx_str_t *out, u_char *data, size_t len)
+/* The inside of a quoted string (an HTTP quoted-string, a JSON string, a Prometheus label value) for text
+ * the module controls (realms, location names): '"' and '\\' escaped, control bytes dropped, at most up
+ * to `last`. */
+u_char *
+ngx_http_jwtk_quote(u_char *p, u_char *last, const u_char *s, size_t n)
 {
-    ngx_http_jwtk_json_t j = { pool, NULL, 0, 0, 0 };
+    size_t i;
 
-    ngx_http_jwtk_append_string(&j, data, len);
-    if (j.failed) {
-        return NGX_CONF_ERROR;
+    for (i = 0; i < n && p + 2 <= last; i++) {
+        if (s[i] < 0x20 || s[i] == 0x7f) {
+            continue;
+        }
+        if (s[i] == '"' || s[i] == '\\') {
+            *p++ = '\\';
+        }
+        *p++ = s[i];
     }
-    out->data = j.data;
-    out->len = j.len;
-    return NGX_CONF_OK;
+    return p;
 }
 
 

@@ -246,22 +246,13 @@ ngx_http_jwtk_status(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
-/* A label as a JSON string or a Prometheus label value: \ and " escaped, control bytes dropped. */
+/* A label inside a JSON string or a Prometheus label value. */
 static u_char *
 ngx_http_jwtk_label(u_char *p, u_char *last, ngx_http_jwtk_entry_t *e)
 {
-    size_t i;
-
-    for (i = 0; i < e->label_len && p + 2 < last; i++) {
-        if (e->label[i] == '"' || e->label[i] == '\\') {
-            *p++ = '\\';
-        }
-        if (e->label[i] >= 0x20 && e->label[i] != 0x7f) {
-            *p++ = e->label[i];
-        }
-    }
-    return p;
+    return ngx_http_jwtk_quote(p, last, e->label, e->label_len);
 }
+
 
 static const char *const ngx_http_jwtk_key_names[] = {
     "jwks_loads", "jwks_load_failures", "jwks_fetches", "jwks_fetch_failed", "unknown_kid_refreshes",
