@@ -196,7 +196,8 @@ PROXY = "proxy_pass http://backend;"
 def backend(port):
     return "\n".join([
         f"  upstream backend {{ server 127.0.0.1:{port}; keepalive 8; }}",
-        f"  server {{ listen 127.0.0.1:{port}; location / {{ return 200 \"backend $request_method $uri\\n\"; }} }}"])
+        f"  server {{ listen 127.0.0.1:{port}; large_client_header_buffers 4 64k;",
+        f"    location / {{ return 200 \"backend $request_method $uri\\n\"; }} }}"])
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -229,6 +230,7 @@ def context_conf(a, w, where, line):
 
 
 def part_contexts(a, w, keys):
+    prep(w)
     with open(f"{w}/keys1.json", "w") as f:
         f.write(jwks(keys.rs1))
     for name, (line, allowed) in DIRECTIVES.items():
@@ -243,6 +245,7 @@ def part_contexts(a, w, keys):
 
 
 def part_config_refusals(a, w, keys):
+    prep(w)
     with open(f"{w}/keys1.json", "w") as f:
         f.write(jwks(keys.rs1))
     with open(f"{w}/dup_a.json", "w") as f:
@@ -263,7 +266,7 @@ def part_config_refusals(a, w, keys):
     check(rc == 1 and "without a key source" in out, "config: auth_jwt without a key source refused (fail closed)",
           out.strip()[-300:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/dup_a.json; auth_jwt_key_file {w}/dup_b.json;'))
-    check(rc == 1 and "emerg" in out, "config: one kid naming different keys in two key files refused",
+    check(rc == 1 and "emerg" in out, "config: two key files whose only kid names different keys refused (no usable key)",
           out.strip()[-300:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/dup_a.json; '
                              f'auth_jwt_key_file {w}/dup_a_again.json;'))
@@ -302,6 +305,8 @@ def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
         f"  server {{ listen 127.0.0.1:{p1};",
         "    location = /__up { return 204; }",
         f'    location /p/ {{ auth_jwt "api"; auth_jwt_key_file {w}/keys1.json; auth_jwt_key_file {w}/keys2.json; '
+        + PROXY + " }",
+        f'    location /mix/ {{ auth_jwt "api"; auth_jwt_key_file {w}/mix_a.json; auth_jwt_key_file {w}/mix_b.json; '
         + PROXY + " }",
         '    location /leeway/ { auth_jwt "api"; auth_jwt_leeway 60s; ' + PROXY + " }",
         '    location /cookie/ { auth_jwt "api" token=$cookie_x; ' + PROXY + " }",
@@ -349,6 +354,7 @@ def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
 def part_behaviour(a, w, keys):
     os.makedirs(w, exist_ok=True)
     for name, body in (("keys1.json", jwks(keys.rs1)), ("keys2.json", jwks(keys.es1)),
+                       ("mix_a.json", jwks(keys.rs1, keys.dup_a)), ("mix_b.json", jwks(keys.es1, keys.dup_b)),
                        ("htpasswd", "alice:{PLAIN}secret\n")):
         with open(f"{w}/{name}", "w") as f:
             f.write(body)
@@ -382,6 +388,13 @@ def behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500):
     # Verdicts and challenges (401 on every failure, RFC 6750 challenge, nothing of the token echoed).
     expect(ngx, "verdict: RS256 key from the first key file", "/p/a", 200, good)
     expect(ngx, "verdict: ES256 key from the second key file", "/p/a", 200, tok(es1))
+    # Two key files, one kid naming different keys in each: that kid is refused in both, the others load.
+    check(re.search(r"\[warn\].*auth_jwt_key_file: some keys were skipped: .*ambiguous_kid: key \"dup\"", ngx.log()),
+          "key files: a kid naming different keys in two files -> a warn line at configuration")
+    expect(ngx, "key files: that kid refused (signed by the first file's key) -> 401", "/mix/a", 401, tok(keys.dup_a))
+    expect(ngx, "key files: that kid refused (signed by the second file's key) -> 401", "/mix/a", 401, tok(keys.dup_b))
+    expect(ngx, "key files: the other keys of both files accepted (first)", "/mix/a", 200, tok(rs1))
+    expect(ngx, "key files: the other keys of both files accepted (second)", "/mix/a", 200, tok(es1))
     expect(ngx, "verdict: missing token -> 401 realm only", "/p/a", 401, None, REALM_API)
     expect(ngx, "verdict: Authorization not Bearer -> 401", "/p/a", 401, None, REALM_API,
            headers={"Authorization": "Basic YTpi"})
@@ -621,6 +634,7 @@ def part_guide(a, w, keys):
                                                                    "auth_jwt_key_cache   1h;")):
         port = free_port()
         shutil_rm(f"{w}/cache")
+        os.makedirs(f"{w}/cache", exist_ok=True)
         text = conf(a, w, up + "\n" + guide_server(port, f"""
     location / {{
         auth_jwt             "closed site";
@@ -745,9 +759,10 @@ def part_hostile(a, w, keys):
     port, bport = free_port(), free_port()
     locs = []
     for name, srv in servers.items():
-        buf = "subrequest_output_buffer_size 32m;" if name in ("hugeok", "bigbuf") else ""
-        locs.append(f'    location /kr-{name}/ {{ auth_jwt "api"; auth_jwt_key_request /_k_{name}; {buf} {PROXY} }}')
-        locs.append(f"    location = /_k_{name} {{ internal; proxy_read_timeout 1s; proxy_connect_timeout 1s; "
+        buf = {"hugeok": "subrequest_output_buffer_size 32m;", "bigbuf": "subrequest_output_buffer_size 32m;",
+               "deep": "subrequest_output_buffer_size 1m;"}.get(name, "")
+        locs.append(f'    location /kr-{name}/ {{ auth_jwt "api"; auth_jwt_key_request /_k_{name}; {PROXY} }}')
+        locs.append(f"    location = /_k_{name} {{ internal; proxy_read_timeout 1s; proxy_connect_timeout 1s; {buf} "
                     f"proxy_pass http://127.0.0.1:{srv.port}/jwks; }}")
     text = conf(a, w, "\n".join([
         backend(bport),
@@ -828,7 +843,7 @@ def hostile_requests(ngx, keys, servers):
     logged("token in a 4 KB cookie of garbage -> 401", "/hc/a", 401, headers={"Cookie": "t=" + "z" * 4000})
     good = tok(rs1)
     for name, status, what in (("notjson", 500, "not JSON"), ("pem", 500, "a PEM"), ("deep", 500, "deeply nested"),
-                               ("s500", 500, "answers 500"), ("huge", 500, "2 MiB over the subrequest buffer"),
+                               ("s500", 500, "answers 500"), ("huge", 500, "2 MiB over subrequest_output_buffer_size (known bug: no answer)"),
                                ("bigbuf", 500, "16 MiB + 11 bytes (over jwtk's limit)"),
                                ("hang", 500, "hangs (proxy_read_timeout 1s)")):
         logged(f"key endpoint {what}", f"/kr-{name}/a", status, good, want_log="auth_jwt_key_request")
