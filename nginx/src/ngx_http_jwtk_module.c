@@ -302,6 +302,8 @@ ngx_http_jwtk_exit_process(ngx_cycle_t *cycle)
     if (mcf != NULL && mcf->policies.nelts != 0 && mcf->zone != NULL) {
         ngx_http_jwtk_status_publish(mcf);   /* this worker's last counts */
     }
+    jwtk_ctx_free(ngx_http_jwtk_ctx);        /* NULL is a no-op */
+    ngx_http_jwtk_ctx = NULL;
 }
 
 
