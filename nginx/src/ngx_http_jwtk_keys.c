@@ -18,6 +18,7 @@
 
 static ngx_int_t ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc);
 static void ngx_http_jwtk_free_keystore(void *data);
+static void ngx_http_jwtk_free_bodies(void *data);
 
 
 static char *
@@ -74,6 +75,23 @@ static void
 ngx_http_jwtk_free_keystore(void *data)
 {
     jwtk_keystore_free(data);
+}
+
+
+/* The worker's copies of the key subrequests' answers (ngx_alloc'ed), freed with the cycle. */
+static void
+ngx_http_jwtk_free_bodies(void *data)
+{
+    ngx_array_t                  *requests = data;
+    ngx_http_jwtk_key_request_t  *kr = requests->elts;
+    ngx_uint_t                    i;
+
+    for (i = 0; i < requests->nelts; i++) {
+        if (kr[i].body != NULL) {
+            ngx_free(kr[i].body);
+            kr[i].body = NULL;
+        }
+    }
 }
 
 
@@ -175,9 +193,12 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     if (conf->key_requests != NGX_CONF_UNSET_PTR && conf->key_requests != NULL) {
         keys->requests = ngx_array_create(cf->pool, conf->key_requests->nelts,
                                           sizeof(ngx_http_jwtk_key_request_t));
-        if (keys->requests == NULL) {
+        cln = ngx_pool_cleanup_add(cf->pool, 0);
+        if (keys->requests == NULL || cln == NULL) {
             return NGX_CONF_ERROR;
         }
+        cln->handler = ngx_http_jwtk_free_bodies;
+        cln->data = keys->requests;
         uri = conf->key_requests->elts;
         for (i = 0; i < conf->key_requests->nelts; i++) {
             if (uri[i].len == 0 || uri[i].data[0] != '/'
