@@ -884,7 +884,7 @@ def part_valgrind(a, w, keys):
         "    location = /status { jwtk_status; }",
         "  }"]), master=False)
     vlog = f"{w}/valgrind.log"
-    ngx = Ngx(w, text, port, wrapper=["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect",
+    ngx = Ngx(w, text, port, wrapper=["valgrind", "--leak-check=full", "--keep-debuginfo=yes", "--errors-for-leak-kinds=definite,indirect",
                                       "--show-leak-kinds=definite,indirect", "--num-callers=40",
                                       "--error-exitcode=3", f"--log-file={vlog}"], timeout=120)
     try:
@@ -909,9 +909,11 @@ def part_valgrind(a, w, keys):
         rc = ngx.stop(timeout=120)
         srv.server.shutdown()
     log = open(vlog, errors="replace").read()
-    invalid = re.findall(r"== (Invalid (?:read|write|free)[^\n]*|Conditional jump[^\n]*|Use of uninitialised[^\n]*|"
-                         r"Syscall param[^\n]*|Mismatched free[^\n]*)", log)
     records = re.split(r"\n==\d+== \n", log)
+    # glibc's ld.so reading an RPATH with its word-wise strncmp (is_dst) is a known valgrind false positive.
+    invalid = [r.strip().splitlines()[0] for r in records
+               if re.search(r"Invalid (read|write|free)|Conditional jump|uninitialised|Syscall param|Mismatched free", r)
+               and not re.search(r"by 0x[0-9A-F]+: is_dst \(dl-load\.c", r)]
     leaks = [r for r in records if re.search(r"(definitely|indirectly) lost in loss record", r)]
     ours = [r for r in leaks if re.search(r"ngx_http_jwtk|libjwtk|jwtk_", r)]
     summary = re.findall(r"(ERROR SUMMARY: \d+ errors|definitely lost: [\d,]+ bytes|indirectly lost: [\d,]+ bytes|"
