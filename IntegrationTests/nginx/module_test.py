@@ -934,24 +934,25 @@ def part_valgrind(a, w, keys):
 def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
     """Load with key rotation (at the JWKS server and in a key file) and HUP reloads. Keys rotate as an IdP
     publishes them: the set at step i is {k_i, k_i+1}, tokens are signed with k_i, so a token is always in
-    the previous and the current set (key cache 1 s < rotation period; old workers after a HUP hold the
-    previous file). Every request must get its expected status (200, or 401 for the tampered tenth)."""
+    the previous and the current set (key cache 1 s < rotation period); the key file rotates the same way
+    at each HUP (old workers hold the previous file). Every request must get its expected status (200, or 401 for the tampered tenth)."""
     os.makedirs(w, exist_ok=True)
     prep(w)
     ring = [ec_key(f"k{i}") for i in range(8)]
     tokens = [[tok(k, sub=f"u{j}") for j in range(16)] for k in ring]
     bad = [tok(k, sign_with=ec_key(k.kid)) for k in ring]
-    step = {"i": 0}
+    step = {"i": 0, "f": 0}   # i: the JWKS server's step; f: the key file's (changes only with a HUP)
 
     def publish(i):
-        body = jwks(ring[i % 8], ring[(i + 1) % 8])
-        srv.body = body
+        srv.body = jwks(ring[i % 8], ring[(i + 1) % 8])
+
+    def publish_file(i):
         with open(f"{w}/rot.json.tmp", "w") as f:
-            f.write(body)
+            f.write(jwks(ring[i % 8], ring[(i + 1) % 8]))
         os.replace(f"{w}/rot.json.tmp", f"{w}/rot.json")
 
     srv = JWKS(jwks(ring[0], ring[1]))
-    publish(0)
+    publish_file(0)
     port, bport = free_port(), free_port()
     text = conf(a, w, "\n".join([
         backend(bport),
@@ -974,8 +975,8 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
         n = seed
         while not stop.is_set():
             n += 1
-            i = step["i"]
             path = "/kr/a" if n % 2 else "/kf/a"
+            i = step["i"] if n % 2 else step["f"]
             if n % 10 == 0:
                 t, want = bad[i % 8], 401
             else:
@@ -1013,7 +1014,9 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
             rotations += 1
             next_rot = now + rotate_every
         if now >= next_hup:
+            publish_file(step["f"] + 1)   # the same scheme for the file, which a HUP reloads
             ngx.hup()
+            step["f"] += 1
             hups += 1
             next_hup = now + hup_every
         time.sleep(0.05)
