@@ -25,7 +25,7 @@ summary_fail() { echo "nginx-module: 0 passed, 1 failed"; exit 1; }
 work=$(mktemp -d /tmp/jwtk-nginx-module.XXXXXX)
 chmod 755 "$work"   # nginx workers run as nobody and read files under it
 cleanup() {
-    for f in "$work"/*/nginx.pid; do [ -f "$f" ] && kill -QUIT "$(cat "$f")" 2>/dev/null; done
+    for f in "$work"/t/*/nginx.pid; do [ -f "$f" ] && kill -QUIT "$(cat "$f")" 2>/dev/null; done
     rm -rf "$work"
 }
 trap cleanup EXIT
