@@ -843,10 +843,14 @@ def hostile_requests(ngx, keys, servers):
     logged("token in a 4 KB cookie of garbage -> 401", "/hc/a", 401, headers={"Cookie": "t=" + "z" * 4000})
     good = tok(rs1)
     for name, status, what in (("notjson", 500, "not JSON"), ("pem", 500, "a PEM"), ("deep", 500, "deeply nested"),
-                               ("s500", 500, "answers 500"), ("huge", 500, "2 MiB over subrequest_output_buffer_size (known bug: no answer)"),
+                               ("s500", 500, "answers 500"),
                                ("bigbuf", 500, "16 MiB + 11 bytes (over jwtk's limit)"),
                                ("hang", 500, "hangs (proxy_read_timeout 1s)")):
         logged(f"key endpoint {what}", f"/kr-{name}/a", status, good, want_log="auth_jwt_key_request")
+    # The module takes a key answer with its own body filter (up to jwtk's 16 MiB), so nginx's
+    # subrequest_output_buffer_size (default 4k/8k, which ends the connection when exceeded) does not apply.
+    logged("key endpoint sending 2 MiB, default subrequest_output_buffer_size -> keys loaded", "/kr-huge/a", 200, good,
+           want_log="")
     logged("key endpoint sending 2 MiB with a large enough buffer -> keys loaded", "/kr-hugeok/a", 200, good,
            want_log="")
     # Keys held, then the endpoint fails: stale keys serve (no 500 once keys were loaded).

@@ -4,8 +4,9 @@
  *   auth_jwt_key_file     read and loaded at configuration (so `nginx -t` and a reload check them; a
  *                         reload that cannot load them keeps the running configuration);
  *   auth_jwt_key_request  a subrequest from the access phase when the worker's copy is older than
- *                         auth_jwt_key_cache (0, Plus's default: every request); the answer is loaded
- *                         only when its bytes changed, so a repeated document is never parsed again;
+ *                         auth_jwt_key_cache (0, Plus's default: every request), its body taken by this
+ *                         file's body filter (up to 16 MiB, never sent to the client); the answer is
+ *                         loaded only when its bytes changed, so a repeated document is never parsed again;
  *   jwtk_key_url          libjwtk's own refresher thread (pull mode, jwtk_keystore_start), started in
  *                         each worker after fork: refresh ahead of max-age with ETags, one fetch per
  *                         cooldown on an unknown kid, stale keys while the endpoint fails.
@@ -17,6 +18,7 @@
 #define NGX_HTTP_JWTK_MAX_KEY_FILE (16 << 20)   /* jwtk.h's key set limit */
 
 static ngx_int_t ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc);
+static void ngx_http_jwtk_free_capture(void *data);
 static void ngx_http_jwtk_free_keystore(void *data);
 static void ngx_http_jwtk_free_bodies(void *data);
 
@@ -262,8 +264,10 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
 {
     ngx_http_jwtk_keys_t          *keys = policy->keys;
     ngx_http_jwtk_key_request_t   *kr;
+    ngx_http_jwtk_ctx_t           *cap;
     ngx_http_post_subrequest_t    *ps;
     ngx_http_request_t            *sr;
+    ngx_pool_cleanup_t            *cln;
     jwtk_ctx                      *jctx;
     time_t                         now;
     ngx_uint_t                     n;
@@ -309,11 +313,21 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
         ctx->fetching = kr;
         ctx->key_result = NGX_AGAIN;
         ctx->next_request++;
-        if (ngx_http_subrequest(r, &kr->uri, NULL, &sr, ps,
-                                NGX_HTTP_SUBREQUEST_IN_MEMORY | NGX_HTTP_SUBREQUEST_WAITED) != NGX_OK)
-        {
+        if (ngx_http_subrequest(r, &kr->uri, NULL, &sr, ps, NGX_HTTP_SUBREQUEST_WAITED) != NGX_OK) {
             return NGX_ERROR;
         }
+        /* The answer is taken by ngx_http_jwtk_capture_body, not by nginx's in-memory subrequests: those
+         * end the client's connection without an answer when a body outgrows subrequest_output_buffer_size. */
+        cap = ngx_pcalloc(r->pool, sizeof(ngx_http_jwtk_ctx_t));
+        cln = ngx_pool_cleanup_add(r->pool, 0);
+        if (cap == NULL || cln == NULL) {
+            return NGX_ERROR;
+        }
+        cap->capture = 1;
+        cap->status = -1;
+        cln->handler = ngx_http_jwtk_free_capture;
+        cln->data = cap;
+        ngx_http_set_ctx(sr, cap, ngx_http_jwtk_module);
         /* A key document is fetched with GET and without the client's body. */
         sr->method = NGX_HTTP_GET;
         ngx_str_set(&sr->method_name, "GET");
@@ -366,48 +380,130 @@ ngx_http_jwtk_refetch_for_kid(ngx_http_jwtk_keys_t *keys)
 }
 
 
-/* The subrequest's answer: its status and its body, held in memory (subrequest_output_buffer_size
- * bounds it). Kept in worker memory only if it changed. */
+/* The subrequest's answer: its status and the body ngx_http_jwtk_capture_body took. Kept in worker memory
+ * only if it changed. */
 static ngx_int_t
 ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc)
 {
     ngx_http_jwtk_ctx_t          *ctx = data;
     ngx_http_jwtk_key_request_t  *kr = ctx->fetching;
-    ngx_buf_t                    *b;
-    size_t                        len;
-    u_char                       *copy;
+    ngx_http_jwtk_ctx_t          *cap = ngx_http_get_module_ctx(sr, ngx_http_jwtk_module);
 
     if (kr == NULL || ctx->key_result != NGX_AGAIN) {
         return rc;
     }
     ctx->key_result = NGX_ERROR;
-    b = sr->out ? sr->out->buf : NULL;
-    if (rc != NGX_OK || sr->headers_out.status < 200 || sr->headers_out.status > 299 || b == NULL
-        || b->last <= b->pos)
+    if (rc != NGX_OK || sr->headers_out.status < 200 || sr->headers_out.status > 299 || cap == NULL
+        || cap->too_big || cap->body_len == 0)
     {
         ngx_log_error(NGX_LOG_ERR, sr->connection->log, 0,
                       "jwtk: auth_jwt_key_request \"%V\" answered %ui (rc %i)%s", &kr->uri,
-                      sr->headers_out.status, rc, b == NULL || b->last <= b->pos ? " with no body" : "");
+                      sr->headers_out.status, rc,
+                      cap == NULL || cap->body_len == 0 ? " with no body"
+                      : cap->too_big ? " with a body above 16 MiB" : "");
         kr->failed = ngx_time();
         return rc;
     }
-    len = b->last - b->pos;
-    if (kr->body == NULL || kr->len != len || ngx_memcmp(kr->body, b->pos, len) != 0) {
-        copy = ngx_alloc(len, sr->connection->log);
-        if (copy == NULL) {
-            kr->failed = ngx_time();
-            return rc;
-        }
-        ngx_memcpy(copy, b->pos, len);
+    if (kr->body == NULL || kr->len != cap->body_len || ngx_memcmp(kr->body, cap->body, cap->body_len) != 0) {
         if (kr->body != NULL) {
             ngx_free(kr->body);
         }
-        kr->body = copy;
-        kr->len = len;
+        kr->body = cap->body;        /* handed over: the capture's cleanup no longer frees it */
+        kr->len = cap->body_len;
+        cap->body = NULL;
         ctx->fetched = 1;
     }
     kr->fetched = ngx_time();
     kr->failed = 0;
     ctx->key_result = NGX_OK;
     return rc;
+}
+
+
+static void
+ngx_http_jwtk_free_capture(void *data)
+{
+    ngx_http_jwtk_ctx_t *cap = data;
+
+    if (cap->body != NULL) {
+        ngx_free(cap->body);
+        cap->body = NULL;
+    }
+}
+
+
+static ngx_http_output_body_filter_pt ngx_http_jwtk_next_body_filter;
+
+/*
+ * A body filter that takes a key subrequest's answer (marked by its capture context) into worker memory,
+ * up to 16 MiB (the key set limit; beyond it the answer is refused, whatever nginx's buffers), and passes
+ * nothing on: the client never sees it. Every other response goes straight to the next filter.
+ */
+static ngx_int_t
+ngx_http_jwtk_capture_body(ngx_http_request_t *r, ngx_chain_t *in)
+{
+    ngx_http_jwtk_ctx_t *cap;
+    ngx_chain_t         *cl;
+    ngx_buf_t           *b;
+    off_t                size;
+    size_t               want;
+    u_char              *grown;
+    ssize_t              n;
+
+    if (r == r->main) {
+        return ngx_http_jwtk_next_body_filter(r, in);
+    }
+    cap = ngx_http_get_module_ctx(r, ngx_http_jwtk_module);
+    if (cap == NULL || !cap->capture) {
+        return ngx_http_jwtk_next_body_filter(r, in);
+    }
+    for (cl = in; cl != NULL; cl = cl->next) {
+        b = cl->buf;
+        size = ngx_buf_special(b) ? 0 : ngx_buf_size(b);
+        if (size > 0 && !cap->too_big) {
+            if (size > NGX_HTTP_JWTK_MAX_KEY_FILE - (off_t) cap->body_len) {
+                cap->too_big = 1;
+            } else {
+                want = cap->body_len + (size_t) size;
+                if (want > cap->body_size) {
+                    grown = ngx_alloc(ngx_max(want, 2 * cap->body_size), r->connection->log);
+                    if (grown == NULL) {
+                        return NGX_ERROR;
+                    }
+                    if (cap->body != NULL) {
+                        ngx_memcpy(grown, cap->body, cap->body_len);
+                        ngx_free(cap->body);
+                    }
+                    cap->body = grown;
+                    cap->body_size = ngx_max(want, 2 * cap->body_size);
+                }
+                if (ngx_buf_in_memory(b)) {
+                    ngx_memcpy(cap->body + cap->body_len, b->pos, (size_t) size);
+                } else {
+                    n = ngx_read_file(b->file, cap->body + cap->body_len, (size_t) size, b->file_pos);
+                    if (n != (ssize_t) size) {
+                        return NGX_ERROR;
+                    }
+                }
+                cap->body_len = want;
+            }
+        }
+        /* Consumed, so the producer (upstream, static file) reuses or frees its buffers. */
+        if (ngx_buf_in_memory(b)) {
+            b->pos = b->last;
+        }
+        if (b->in_file) {
+            b->file_pos = b->file_last;
+        }
+    }
+    return NGX_OK;
+}
+
+
+ngx_int_t
+ngx_http_jwtk_init_capture(void)
+{
+    ngx_http_jwtk_next_body_filter = ngx_http_top_body_filter;
+    ngx_http_top_body_filter = ngx_http_jwtk_capture_body;
+    return NGX_OK;
 }

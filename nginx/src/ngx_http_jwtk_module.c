@@ -248,6 +248,8 @@ ngx_http_jwtk_postconfiguration(ngx_conf_t *cf)
     ngx_http_handler_pt        *h;
     ngx_http_core_main_conf_t  *cmcf;
     ngx_http_jwtk_main_conf_t  *mcf;
+    ngx_http_jwtk_keys_t      **keys;
+    ngx_uint_t                  i;
 
     mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_jwtk_module);
     if (ngx_http_jwtk_collect_values(cf, mcf) != NGX_OK) {
@@ -258,6 +260,13 @@ ngx_http_jwtk_postconfiguration(ngx_conf_t *cf)
     }
     if (ngx_http_jwtk_status_init_zone(cf, mcf) != NGX_OK) {
         return NGX_ERROR;
+    }
+    keys = mcf->keysets.elts;
+    for (i = 0; i < mcf->keysets.nelts; i++) {
+        if (keys[i]->requests != NULL) {
+            ngx_http_jwtk_init_capture();   /* only with key subrequests: no filter cost otherwise */
+            break;
+        }
     }
     cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
     h = ngx_array_push(&cmcf->phases[NGX_HTTP_ACCESS_PHASE].handlers);

@@ -124,6 +124,14 @@ typedef struct {
     unsigned     done:1;
     unsigned     fetched:1;       /* a key subrequest answered during this request */
     unsigned     refetch:1;       /* fetching again for an unknown kid: every key subrequest is due */
+
+    /* A key subrequest's own context instead (same type, so no handler can mistake one for the other):
+     * the answer's body, taken by the capture body filter. */
+    unsigned     capture:1;
+    unsigned     too_big:1;
+    u_char      *body;            /* ngx_alloc'ed; freed with the request unless handed to the key request */
+    size_t       body_len;
+    size_t       body_size;
 } ngx_http_jwtk_ctx_t;
 
 extern ngx_module_t ngx_http_jwtk_module;
@@ -140,6 +148,7 @@ char *ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);
 ngx_int_t ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy,
     ngx_http_jwtk_ctx_t *ctx);
 ngx_uint_t ngx_http_jwtk_refetch_for_kid(ngx_http_jwtk_keys_t *keys);
+ngx_int_t ngx_http_jwtk_init_capture(void);
 ngx_int_t ngx_http_jwtk_start_keys(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf);
 
 /* ngx_http_jwtk_access.c */
