@@ -90,7 +90,10 @@ class JWKS:
                 self.send_header("Cache-Control", f"max-age={outer.max_age}")   # pull mode's refresh schedule
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass   # the fetcher gave up (its size cap, its timeout): counted on its side
 
             def log_message(self, *a):
                 pass
@@ -688,11 +691,16 @@ def module_phase(a, w, corpus, extra, jwks_body, rotated_body, bare_sigs):
               "each of the 2 workers has its thread plus one refresher per jwtk_key_url location",
               str([threads(p) for p in ngx.workers()]))
         check(threads(master) == 1, "the master has exactly one thread", str(threads(master)))
+        # glibc's own signals 32 (SIGCANCEL) and 33 (SIGSETXID, which glibc installs at the first
+        # pthread_create of any process) are below SIGRTMIN and never nginx's: the refresher threads add 33.
+        glibc = (1 << 31) | (1 << 32)
         got = (sigcgt(master), sigcgt(workers[0]))
         for who, g, want in (("master", got[0], bare_sigs[0]), ("worker", got[1], bare_sigs[1])):
             print(f"      SigCgt {who}: with the module {g:016x}, without {want:016x}; added "
                   f"{signal_names(g & ~want)}, removed {signal_names(want & ~g)}")
-            check(g == want, f"signal dispositions of the {who} match a run without libjwtk")
+            check(g & ~glibc == want & ~glibc and (who == "worker" or g == want),
+                  f"signal dispositions of the {who} match a run without libjwtk" +
+                  (" (glibc's SIG32/SIG33 aside: threads)" if who == "worker" else ""))
 
         run_matrix(ngx, corpus, route=module_route, label="module: ", strip_others=False)
 
