@@ -789,11 +789,15 @@ def module_phase(a, w, corpus, extra, jwks_body, rotated_body, bare_sigs):
         k = mstatus(ngx)["keys"]["/api/"]
         check(k["stale_served"] > 0 and k["jwks_fetches"] > k["jwks_fetch_failed"] > 0 and k["keys_loaded"] >= 6,
               "status: fetches, failures and stale keys served counted", str(k))
+        check(re.search(r'\[warn\].*jwtk: the key URL of "/api/" http://\S+/jwks: \d+ fetch\(es\) failed, the keys held '
+                        r'are served', ngx.log()), "error.log: a warning for the failing key URL (stale keys served)")
 
         # The never-answering key URL: 503 without a challenge, and it is counted.
         n503 = mstatus(ngx)["keys"]["/never/"]
         check(n503["remote_sources_without_keys"] == 1 and n503["jwks_fetch_failed"] > 0,
               "status: the key URL nobody answers has no keys and failing fetches", str(n503))
+        check('jwtk: the key URL of "/never/"' in ngx.log() and "no keys for its tokens (503)" in ngx.log(),
+              "error.log: a warning for the key URL nobody answers (503)")
 
         # auth_jwt_key_request with auth_jwt_key_cache 0: a fetch per request, parsed only when it changed.
         s, h, _ = c.get("/krbad/x", token=extra["rs2"])
