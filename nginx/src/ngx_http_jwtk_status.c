@@ -221,6 +221,12 @@ ngx_http_jwtk_status_publish(ngx_http_jwtk_main_conf_t *mcf)
         e->c[G_KEYS_REJECTED] = s.keys_rejected;
         e->c[G_LAST_SUCCESS] = s.last_success_unix > 0 ? (ngx_atomic_uint_t) s.last_success_unix : 0;
         e->c[G_WITHOUT_KEYS] = s.remote_sources_without_keys;
+        if (k[i]->pull && s.jwks_fetch_failures > k[i]->last.jwks_fetch_failures) {
+            /* libjwtk's refresher logs nothing: a failing key URL gets its line here, once a second at most. */
+            ngx_log_error(NGX_LOG_WARN, ngx_cycle->log, 0, "jwtk: the key URL of \"%V\" %V: %uL fetch(es) failed, %s",
+                          &k[i]->label, &k[i]->url, (uint64_t) (s.jwks_fetch_failures - k[i]->last.jwks_fetch_failures),
+                          s.remote_sources_without_keys ? "no keys for its tokens (503)" : "the keys held are served");
+        }
         k[i]->last = s;
     }
 }
