@@ -19,6 +19,7 @@
 
 static ngx_int_t ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc);
 static void ngx_http_jwtk_free_capture(void *data);
+static void ngx_http_jwtk_wait_for_keys(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf);
 static void ngx_http_jwtk_free_keystore(void *data);
 static void ngx_http_jwtk_free_bodies(void *data);
 
@@ -250,7 +251,43 @@ ngx_http_jwtk_start_keys(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf)
             return NGX_ERROR;
         }
     }
+    ngx_http_jwtk_wait_for_keys(cycle, mcf);
     return NGX_OK;
+}
+
+
+/*
+ * After a reload the old workers stop accepting at once, and a new worker's key URLs have given no keys
+ * yet: its first requests would answer 503. So a new worker waits, before it accepts its first connection,
+ * until every key URL has answered or NGX_HTTP_JWTK_FIRST_FETCH_WAIT ms have passed (connections wait in the
+ * listen queue meanwhile, they are not refused). A failing endpoint costs a worker that long once.
+ */
+static void
+ngx_http_jwtk_wait_for_keys(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf)
+{
+    ngx_http_jwtk_keys_t **keys = mcf->keysets.elts;
+    ngx_uint_t             i, waiting, waited;
+    jwtk_stats             s;
+
+    for (waited = 0; waited < NGX_HTTP_JWTK_FIRST_FETCH_WAIT; waited += 10) {
+        waiting = 0;
+        for (i = 0; i < mcf->keysets.nelts; i++) {
+            if (!keys[i]->pull || keys[i]->first == NULL) {
+                continue;
+            }
+            s.struct_size = sizeof(jwtk_stats);
+            if (jwtk_stats_get(keys[i]->first, &s) == JWTK_OK && s.remote_sources_without_keys != 0) {
+                waiting++;
+            }
+        }
+        if (waiting == 0) {
+            return;
+        }
+        ngx_msleep(10);
+    }
+    ngx_log_error(NGX_LOG_WARN, cycle->log, 0,
+                  "jwtk: a key URL gave no keys within %ui ms of the worker's start: its tokens answer 503 "
+                  "until it does", (ngx_uint_t) NGX_HTTP_JWTK_FIRST_FETCH_WAIT);
 }
 
 

@@ -28,6 +28,9 @@
  * into a flood of key requests. */
 #define NGX_HTTP_JWTK_KID_COOLDOWN 30
 
+/* How long a new worker waits for its key URLs' first answers before accepting connections (ms). */
+#define NGX_HTTP_JWTK_FIRST_FETCH_WAIT 3000
+
 /* A value the access handler copies out of a verified token for the variables (claims or header). */
 typedef struct {
     ngx_str_t   variable;       /* the variable's name, lower case, without "$" */
