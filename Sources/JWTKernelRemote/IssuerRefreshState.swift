@@ -8,7 +8,11 @@ import Synchronization
 // (RefresherSignal.withLock); verifying threads touch only the two atomics.
 final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     let issuer: String
-    let source: any KeySource
+    /// Where the keys are fetched. Under the lock: with discovery it is built from the document's
+    /// jwks_uri (nil until the first good document) and replaced when a refreshed document names another.
+    var source: (any KeySource)?
+    /// The discovery document's schedule, for an issuer registered by discovery (under the lock).
+    var discovery: DiscoveryState?
     /// Keys configured locally, published with every fetched set (and alone before the first).
     let localKeys: JWKSet?
     /// This issuer's schedule (cooldown, freshness clamp, staleness, backoff).
@@ -31,12 +35,13 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
     var stats: KeySourceStats
 
     init(
-        issuer: String, source: any KeySource, localKeys: JWKSet?, policy: RefreshPolicy, signal: RefresherSignal,
-        now: Double
+        issuer: String, source: (any KeySource)?, discovery: OpenIDDiscovery? = nil, localKeys: JWKSet?,
+        policy: RefreshPolicy, signal: RefresherSignal, now: Double
     ) {
         self.issuer = issuer
         self.policy = policy
         self.source = source
+        self.discovery = discovery.map { DiscoveryState($0, now: now) }
         self.localKeys = localKeys
         self.signal = signal
         self.nextAttemptAt = now
@@ -55,11 +60,25 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
         }
     }
 
-    /// Under the lock: whether a fetch should start now.
-    func isDue(now: Double, cooldown: Double) -> Bool {
-        guard !inFlight else { return false }
-        if now >= nextAttemptAt { return true }
-        return unknownKidPending.load(ordering: .acquiring) && now >= (lastAttemptAt ?? -.infinity) + cooldown
+    /// What one pass fetches for an issuer: its keys (on schedule, or for an unknown kid), its
+    /// discovery document, or both (the document first).
+    struct Due {
+        var keys: Bool
+        var byUnknownKid: Bool
+        var document: Bool
+    }
+
+    /// Under the lock: what should be fetched now (nil: nothing).
+    func due(now: Double) -> Due? {
+        guard !inFlight else { return nil }
+        let scheduled = now >= nextAttemptAt
+        let byUnknownKid =
+            !scheduled && unknownKidPending.load(ordering: .acquiring)
+            && now >= (lastAttemptAt ?? -.infinity) + policy.unknownKidCooldown
+        let keys = scheduled || byUnknownKid
+        let document = discovery?.isDue(now: now, keysDue: keys) ?? false
+        guard keys || document else { return nil }
+        return Due(keys: keys, byUnknownKid: byUnknownKid, document: document)
     }
 
     /// Under the lock: the next moment something is due for this issuer.
@@ -70,6 +89,8 @@ final class IssuerRefreshState: UnknownKidListener, @unchecked Sendable {
         if unknownKidPending.load(ordering: .acquiring) { next = min(next, (lastAttemptAt ?? -.infinity) + cooldown) }
         if hasKeys, !isStale, let freshUntil { next = min(next, freshUntil) }
         if hasKeys, let lastSuccessAt { next = min(next, lastSuccessAt + maxStaleness) }
+        // Before the first good document it is fetched with the keys, on their schedule.
+        if let discovery, discovery.jwksURI != nil { next = min(next, discovery.nextAttemptAt) }
         return next
     }
 }

@@ -19,15 +19,15 @@ import Glibc
 /// host forks its workers). Without `start()`, the host or a test drives it by
 /// calling `refreshDue()`, on its own schedule and clock.
 // Safety: @unchecked because `states`, `thread` and `stopping` are read and written only under
-// `signal`'s lock; everything else is immutable.
+// `signal`'s lock (and so is every `var` of the states); everything else is immutable.
 public final class KeyRefresher: @unchecked Sendable {
     public let store: KeyStore
     public let policy: RefreshPolicy
     public let clock: any RefreshClock
-    private let wallClock: any JWTClock
-    private let signal = RefresherSignal()
+    let wallClock: any JWTClock
+    let signal = RefresherSignal()
     /// Held around every parse and store write made outside `signal`'s lock (see `holdForFork`).
-    private let gate = RefresherSignal()
+    let gate = RefresherSignal()
     // Guarded by `signal`'s lock.
     private var states: [IssuerRefreshState] = []
     private var thread: pthread_t?
@@ -51,15 +51,33 @@ public final class KeyRefresher: @unchecked Sendable {
     /// every fetched set. `policy`: this issuer's own schedule (default: the refresher's);
     /// its `maxIdleWait` is ignored (the thread's is the refresher's).
     public func add(issuer: String, source: any KeySource, localKeys: JWKSet? = nil, policy: RefreshPolicy? = nil) {
-        let state = IssuerRefreshState(
-            issuer: issuer, source: source, localKeys: localKeys, policy: policy ?? self.policy, signal: signal,
-            now: clock.now())
+        register(
+            IssuerRefreshState(
+                issuer: issuer, source: source, localKeys: localKeys, policy: policy ?? self.policy, signal: signal,
+                now: clock.now()),
+            localKeys: localKeys)
+    }
+
+    /// Registers `discovery.issuer` with its keys found by OpenID Connect discovery: its first pass
+    /// fetches the discovery document, checks its `issuer`, then fetches the keys at its `jwks_uri`;
+    /// later the document is refreshed on `discovery.documentPolicy`'s schedule and the keys on
+    /// `policy`'s (see `OpenIDDiscovery`). Until a document and keys have loaded, the issuer's tokens are
+    /// `keys_unavailable`; a key fetch that finds no good document yet fails with the document's error.
+    public func add(discovery: OpenIDDiscovery, localKeys: JWKSet? = nil, policy: RefreshPolicy? = nil) {
+        register(
+            IssuerRefreshState(
+                issuer: discovery.issuer, source: nil, discovery: discovery, localKeys: localKeys,
+                policy: policy ?? self.policy, signal: signal, now: clock.now()),
+            localKeys: localKeys)
+    }
+
+    private func register(_ state: IssuerRefreshState, localKeys: JWKSet?) {
         signal.withLock {
-            states.removeAll { $0.issuer == issuer }
+            states.removeAll { $0.issuer == state.issuer }
             states.append(state)
         }
-        store.register(issuer: issuer, unknownKidListener: state)
-        if let localKeys { store.publish(localKeys, forIssuer: issuer) }
+        store.register(issuer: state.issuer, unknownKidListener: state)
+        if let localKeys { store.publish(localKeys, forIssuer: state.issuer) }
         signal.signal()
     }
 
@@ -158,38 +176,39 @@ public final class KeyRefresher: @unchecked Sendable {
     @discardableResult
     public func refreshDue() -> Int {
         var fetches = 0
-        while let (state, byUnknownKid) = nextDue() {
-            perform(state, byUnknownKid: byUnknownKid)
-            fetches += 1
+        while let (state, due) = nextDue() {
+            perform(state, due)
+            fetches += (due.keys ? 1 : 0) + (due.document ? 1 : 0)
         }
         return fetches
     }
 
-    /// Fetches `issuer` now, whatever its schedule (a host's explicit reload).
+    /// Fetches `issuer` now, whatever its schedule (a host's explicit reload); with discovery, its
+    /// document first.
     /// Returns false if it is not registered or a fetch for it is already running.
     @discardableResult
     public func refreshNow(issuer: String) -> Bool {
-        let state: IssuerRefreshState? = signal.withLock {
+        let found: (IssuerRefreshState, Bool)? = signal.withLock {
             guard let s = states.first(where: { $0.issuer == issuer }), !s.inFlight else { return nil }
             s.inFlight = true
-            return s
+            return (s, s.discovery != nil)
         }
-        guard let state else { return false }
-        perform(state, byUnknownKid: false)
+        guard let (state, discovery) = found else { return false }
+        perform(state, .init(keys: true, byUnknownKid: false, document: discovery))
         return true
     }
 
     /// Under the lock: time-based transitions, then one due issuer marked in flight.
-    private func nextDue() -> (IssuerRefreshState, Bool)? {
+    private func nextDue() -> (IssuerRefreshState, IssuerRefreshState.Due)? {
         signal.withLock {
             let now = clock.now()
             for s in states { expire(s, now: now) }
-            guard let s = states.first(where: { $0.isDue(now: now, cooldown: $0.policy.unknownKidCooldown) }) else {
-                return nil
+            for s in states {
+                guard let due = s.due(now: now) else { continue }
+                s.inFlight = true
+                return (s, due)
             }
-            s.inFlight = true
-            let scheduled = now >= s.nextAttemptAt
-            return (s, !scheduled)
+            return nil
         }
     }
 
@@ -214,19 +233,35 @@ public final class KeyRefresher: @unchecked Sendable {
 
     /// The fetch, outside the lock; parsing the document (the EVP keys) happens
     /// here too, on this thread, off every verifying thread.
-    private func perform(_ s: IssuerRefreshState, byUnknownKid: Bool) {
-        let (etag, start) = signal.withLock { () -> (String?, Double) in
+    /// With discovery, the document first (KeyRefresher+Discovery.swift), so keys due in the same pass
+    /// come from the jwks_uri it names.
+    private func perform(_ s: IssuerRefreshState, _ due: IssuerRefreshState.Due) {
+        if due.document { refreshDocument(s) }
+        guard due.keys else {
+            signal.withLock {
+                s.inFlight = false
+                signal.signalLocked()
+            }
+            return
+        }
+        let (etag, start, source, noSource) = signal.withLock {
+            () -> (String?, Double, (any KeySource)?, KeySourceError?) in
             let now = clock.now()
             s.lastAttemptAt = now
             s.stats.lastAttemptAt = now
             s.stats.lastAttemptUnix = wallClock.now()
             s.stats.fetches += 1
-            if byUnknownKid { s.stats.unknownKidRefreshes += 1 }
-            return (s.etag, now)
+            if due.byUnknownKid { s.stats.unknownKidRefreshes += 1 }
+            return (s.etag, now, s.source, s.discovery.map(\.keyURLUnavailable))
         }
         let result: Result<(KeyFetch, JWKSet?), KeySourceError>
         // The transfer runs outside `gate` (a fork never waits for the network); parse and publish inside it.
-        let transfer = Result { () throws(KeySourceError) in try s.source.fetch(ifNoneMatch: etag) }
+        let transfer = Result { () throws(KeySourceError) in
+            guard let source else {
+                throw noSource ?? KeySourceError(.other, "no key source")
+            }
+            return try source.fetch(ifNoneMatch: etag)
+        }
         gate.lock()
         defer { gate.unlock() }
         do throws(KeySourceError) {
@@ -297,6 +332,11 @@ public final class KeyRefresher: @unchecked Sendable {
             stats.hasKeys = s.hasKeys
             stats.isStale = s.isStale
             stats.nextAttemptAt = s.nextAttemptAt
+            if let d = s.discovery {
+                stats.discovery = d.stats
+                stats.discovery?.jwksURI = d.jwksURI
+                stats.discovery?.nextAttemptAt = d.jwksURI == nil ? s.nextAttemptAt : d.nextAttemptAt
+            }
             return stats
         }
         guard var stats = snapshot else { return nil }

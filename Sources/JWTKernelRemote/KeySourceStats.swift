@@ -32,6 +32,8 @@ public struct KeySourceStats: Sendable {
     public var isStale = false
     /// When the next scheduled fetch is due, on the refresher's clock.
     public var nextAttemptAt: Double?
+    /// The discovery document's own fetches, for an issuer registered by OpenID Connect discovery.
+    public var discovery: DiscoveryStats?
 
     public var totalFailures: Int { failures.values.reduce(0, +) }
 }
