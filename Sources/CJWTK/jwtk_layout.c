@@ -10,4 +10,4 @@ _Static_assert(sizeof(jwtk_claims) == 8 + 9 * sizeof(jwtk_str) + 3 * 8, "jwtk_cl
 _Static_assert(offsetof(jwtk_stats, allowed) == 8, "jwtk_stats: struct_size and reserved come first");
 _Static_assert(offsetof(jwtk_stats, jwks_not_modified) == 8 + (2 + JWTK_STATS_STATUS_SLOTS + 11) * 8 + 2 * 8,
                "jwtk_stats: the 0.1.0 layout is a prefix");
-_Static_assert(sizeof(jwtk_stats) == 8 + (2 + JWTK_STATS_STATUS_SLOTS + 11) * 8 + 2 * 8 + 3 * 8, "jwtk_stats size");
+_Static_assert(sizeof(jwtk_stats) == 8 + (2 + JWTK_STATS_STATUS_SLOTS + 11) * 8 + 2 * 8 + 5 * 8, "jwtk_stats size");

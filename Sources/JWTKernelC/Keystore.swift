@@ -39,7 +39,9 @@ final class Keystore: @unchecked Sendable {
     /// One issuer's remote key source as configured by a verifier.
     struct RemoteSource {
         let settings: RemoteKeys
-        let source: HTTPKeySource
+        /// The key URL's source, or (settings.discovery) the issuer's discovery.
+        let source: HTTPKeySource?
+        let discovery: OpenIDDiscovery?
     }
 
     init() {}
@@ -104,16 +106,21 @@ final class Keystore: @unchecked Sendable {
     /// keys_unavailable until the first fetch. The same source again is a no-op; another source for an
     /// issuer that has one is JWTK_E_CONFIG.
     func addRemote(_ settings: RemoteKeys) throws(StatusError) {
-        let source: HTTPKeySource
-        do { source = try HTTPKeySource(url: settings.url) } catch {
-            throw StatusError(JWTK_E_CONFIG, "jwks_url: \(error.message)")
+        let key = settings.discovery ? "discovery" : "jwks_url"
+        let source: HTTPKeySource?
+        let discovery: OpenIDDiscovery?
+        do {
+            source = settings.discovery ? nil : try HTTPKeySource(url: settings.url)
+            discovery = settings.discovery ? try OpenIDDiscovery(issuer: settings.url) : nil
+        } catch {
+            throw StatusError(JWTK_E_CONFIG, "\(key): \(error.message)")
         }
         checkFork()
         let conflict: Bool = mutex.withLock {
             if let existing = remotes[settings.keyIssuer] { return !existing.settings.sameSource(settings) }
             // A secret configured for the issuer in push mode would be lost at the first fetch without it.
             if let local = localSecrets[settings.keyIssuer], local.secret != settings.localSecret { return true }
-            let remote = RemoteSource(settings: settings, source: source)
+            let remote = RemoteSource(settings: settings, source: source, discovery: discovery)
             remotes[settings.keyIssuer] = remote
             let r = refresher ?? KeyRefresher(store: store)
             refresher = r
@@ -125,7 +132,7 @@ final class Keystore: @unchecked Sendable {
         if conflict {
             throw StatusError(
                 JWTK_E_CONFIG,
-                "jwks_url: issuer \(settings.keyIssuer) already has another key source, schedule or channel_secret in this keystore"
+                "\(key): issuer \(settings.keyIssuer) already has another key source, schedule or channel_secret in this keystore"
             )
         }
     }
@@ -155,9 +162,13 @@ final class Keystore: @unchecked Sendable {
     }
 
     private func add(_ remote: RemoteSource, to refresher: KeyRefresher) {
-        refresher.add(
-            issuer: remote.settings.keyIssuer, source: remote.source, localKeys: remote.settings.localKeys,
-            policy: remote.settings.policy)
+        if let discovery = remote.discovery {
+            refresher.add(discovery: discovery, localKeys: remote.settings.localKeys, policy: remote.settings.policy)
+        } else if let source = remote.source {
+            refresher.add(
+                issuer: remote.settings.keyIssuer, source: source, localKeys: remote.settings.localKeys,
+                policy: remote.settings.policy)
+        }
     }
 
     /// jwtk_keystore_start: the refresher thread, once per process (idempotent).

@@ -4,8 +4,11 @@ import JWTKernelRemote
 /// A verifier's pull-mode configuration once resolved: where its issuer's keys come from and on what
 /// schedule. Registered in the keystore by jwtk_verifier_new (no thread, no I/O there).
 struct RemoteKeys {
-    /// The JWKS (or {kid: PEM} map) URL: "jwks_url", or the provider preset's key URL.
+    /// The JWKS (or {kid: PEM} map) URL: "jwks_url", or the provider preset's key URL; with
+    /// `discovery`, the issuer whose OpenID Connect discovery document names the key URL.
     var url: String
+    /// "discovery": true: `url` is the issuer, its keys are found through its discovery document.
+    var discovery = false
     /// The store entry the fetched keys are published under (the first issuer).
     var keyIssuer: String
     /// Every issuer spelling whose tokens use those keys (keyIssuer first).
@@ -17,7 +20,7 @@ struct RemoteKeys {
 
     /// Whether `other` names the same source with the same schedule (two verifiers sharing a keystore).
     func sameSource(_ other: RemoteKeys) -> Bool {
-        url == other.url && localSecret == other.localSecret
+        url == other.url && discovery == other.discovery && localSecret == other.localSecret
             && policy.unknownKidCooldown == other.policy.unknownKidCooldown
             && policy.maxStaleness == other.policy.maxStaleness && policy.minMaxAge == other.policy.minMaxAge
             && policy.maxMaxAge == other.policy.maxMaxAge
@@ -27,6 +30,7 @@ struct RemoteKeys {
 /// The pull-mode keys of a config as read, before they are resolved against issuers and provider.
 struct PullOptions {
     var url: String?
+    var discovery: Bool?
     var pull: Bool?
     var cooldown: Int64?
     var maxStaleness: Int64?
@@ -34,6 +38,6 @@ struct PullOptions {
     var refreshMax: Int64?
 
     var isEmpty: Bool {
-        url == nil && pull == nil && cooldown == nil && maxStaleness == nil && refreshMin == nil && refreshMax == nil
+        url == nil && discovery != true && pull == nil && cooldown == nil && maxStaleness == nil && refreshMin == nil && refreshMax == nil
     }
 }

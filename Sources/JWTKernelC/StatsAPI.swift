@@ -37,6 +37,10 @@ public func jwtk_stats_get(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<jwtk
         s.last_attempt_unix = max(s.last_attempt_unix, r.lastAttemptUnix ?? 0)
         s.remote_sources += 1
         if !r.hasKeys { s.remote_sources_without_keys += 1 }
+        if let d = r.discovery {
+            s.discovery_fetches += UInt64(d.fetches)
+            s.discovery_fetch_failures += UInt64(d.totalFailures)
+        }
     }
     // Safety: writes min(struct_size, sizeof) bytes, all inside the caller's struct of struct_size bytes.
     withUnsafeBytes(of: &s) { bytes in

@@ -58,6 +58,7 @@ enum VerifierConfig {
         case "provider", "project_id", "tenant_id": break  // read by `preset`
         case "channel_secret": break  // read by `channelSecret`
         case "jwks_url": pull.url = try string(key, value)
+        case "discovery": pull.discovery = try bool(key, value)
         case "pull": pull.pull = try bool(key, value)
         // Lower bounds: no schedule can refetch without pause (RefreshPolicy.Bounds, whose upper bounds these match).
         case "cooldown": pull.cooldown = try integer(key, value, 1...86_400)
@@ -90,12 +91,18 @@ enum VerifierConfig {
         if pull.pull == false, pull.url != nil {
             throw StatusError(JWTK_E_CONFIG, "pull: false contradicts jwks_url (drop one)")
         }
+        if pull.pull == false, pull.discovery == true {
+            throw StatusError(JWTK_E_CONFIG, "pull: false contradicts discovery: true (drop one)")
+        }
         if pull.isEmpty || pull.pull == false {
             if pull.cooldown != nil || pull.maxStaleness != nil || pull.refreshMin != nil || pull.refreshMax != nil {
-                throw StatusError(JWTK_E_CONFIG, "cooldown, max_staleness, refresh_min, refresh_max: need jwks_url")
+                throw StatusError(
+                    JWTK_E_CONFIG, "cooldown, max_staleness, refresh_min, refresh_max: need jwks_url or discovery")
             }
             return nil
         }
+        let refresh = try schedule(pull)
+        if pull.discovery == true { return try discovery(pull, policy, document, refresh) }
         var url = pull.url
         if url == nil, let provider = document["provider"] { url = keyURL(provider, document) }
         guard let url else {
@@ -104,6 +111,35 @@ enum VerifierConfig {
         guard let first = policy.issuers.first else {
             throw StatusError(JWTK_E_CONFIG, "jwks_url: needs the token issuer(s): give issuers or a provider")
         }
+        return RemoteKeys(url: url, keyIssuer: first, issuers: policy.issuers, localKeys: nil, policy: refresh)
+    }
+
+    /// "discovery": true: the one issuer's keys found through its OpenID Connect discovery document
+    /// (JWTKernelRemote's OpenIDDiscovery, which checks the issuer URL here, before any fetch). A key URL
+    /// beside it, a provider (whose preset knows its key URL) or several issuers would leave it
+    /// ambiguous which keys are whose, so each is refused.
+    private static func discovery(
+        _ pull: PullOptions, _ policy: ClaimsPolicy, _ document: JSONValue, _ refresh: RefreshPolicy
+    ) throws(StatusError) -> RemoteKeys {
+        if pull.url != nil {
+            throw StatusError(JWTK_E_CONFIG, "discovery: true finds the key URL; drop jwks_url (or discovery)")
+        }
+        if document["provider"] != nil {
+            throw StatusError(
+                JWTK_E_CONFIG, "discovery: not with provider (its preset knows the key URL; jwks_url for a mirror)")
+        }
+        guard policy.issuers.count == 1, let issuer = policy.issuers.first else {
+            throw StatusError(JWTK_E_CONFIG, "discovery: needs \"issuers\" naming exactly one issuer")
+        }
+        do { _ = try OpenIDDiscovery(issuer: issuer) } catch {
+            throw StatusError(JWTK_E_CONFIG, "discovery: \(error.message)")
+        }
+        return RemoteKeys(
+            url: issuer, discovery: true, keyIssuer: issuer, issuers: [issuer], localKeys: nil, policy: refresh)
+    }
+
+    /// The key fetches' schedule from "cooldown", "max_staleness", "refresh_min" and "refresh_max".
+    private static func schedule(_ pull: PullOptions) throws(StatusError) -> RefreshPolicy {
         var refresh = RefreshPolicy()
         if let c = pull.cooldown { refresh.unknownKidCooldown = Double(c) }
         if let m = pull.maxStaleness { refresh.maxStaleness = Double(m) }
@@ -114,7 +150,7 @@ enum VerifierConfig {
         }
         // Without max-age the document lives 10 min, clamped into the configured range.
         refresh.defaultMaxAge = min(max(refresh.defaultMaxAge, refresh.minMaxAge), refresh.maxMaxAge)
-        return RemoteKeys(url: url, keyIssuer: first, issuers: policy.issuers, localKeys: nil, policy: refresh)
+        return refresh
     }
 
     /// LINE web login's channel secret: HS256 tokens are verified with it (Swift: `ProviderPreset.line(channelSecret:)`).

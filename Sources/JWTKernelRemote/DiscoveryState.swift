@@ -22,8 +22,7 @@ struct DiscoveryState {
 
     /// What a key fetch fails with while no document has loaded: the document's own failure.
     var keyURLUnavailable: KeySourceError {
-        guard let lastFailure else { return KeySourceError(.other, "discovery: no document loaded yet") }
-        return KeySourceError(lastFailure.reason, "discovery: \(lastFailure.message)")
+        lastFailure ?? KeySourceError(.other, "discovery: no document loaded yet")
     }
 
     /// Under the lock: whether the document is due with this pass (`keysDue`: the keys are).

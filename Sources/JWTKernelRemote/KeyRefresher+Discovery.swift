@@ -38,7 +38,10 @@ extension KeyRefresher {
                 result = .success((freshness, nil))
             }
         } catch {
-            result = .failure(error)
+            // Every message names the document, so a key fetch failing with it (no jwks_uri yet) says why.
+            result = .failure(
+                error.message.hasPrefix("discovery document") || error.message.hasPrefix("discovery:")
+                    ? error : KeySourceError(error.reason, "discovery document \(discovery.documentURL): \(error.message)"))
         }
         gate.unlock()
         signal.withLock {

@@ -5,11 +5,13 @@ import JWTKernel
 /// (duplicate member names are refused). Every member is checked: an unknown one, a wrong type or a
 /// member that does not fit its entry is an error that names it, as in the C library's configuration.
 enum IssuerConfigFile {
-    /// One entry: an issuer with its key URL, or a provider preset (keys from the preset's URL, or
-    /// from `jwks_url`, a mirror).
+    /// One entry: an issuer with its key URL, an issuer with `"discovery": true` (its key URL from its
+    /// OpenID Connect discovery document), or a provider preset (keys from the preset's URL, or from
+    /// `jwks_url`, a mirror).
     struct Item {
         var issuer: String?
         var jwksURL: String?
+        var discovery = false
         var provider: String?
         var tenant: String?
         var audiences: [String] = []
@@ -54,14 +56,28 @@ enum IssuerConfigFile {
             switch member.name {
             case "issuer": item.issuer = try string(member.name, value)
             case "jwks_url": item.jwksURL = try string(member.name, value)
+            case "discovery":
+                guard case .bool(let on) = value else {
+                    throw ConfigurationError("\"discovery\": expected true or false")
+                }
+                item.discovery = on
             case "provider": item.provider = try string(member.name, value)
             case "tenant": item.tenant = try string(member.name, value)
             case "audiences": item.audiences = try strings(member.name, value)
             case "algorithms": item.algorithms = try algorithms(value)
             default:
                 throw ConfigurationError(
-                    "unknown member \"\(member.name)\" (issuer, jwks_url, audiences, algorithms; or provider, tenant, audiences, jwks_url)"
+                    "unknown member \"\(member.name)\" (issuer, jwks_url or discovery, audiences, algorithms; or provider, tenant, audiences, jwks_url)"
                 )
+            }
+        }
+        if item.discovery {
+            // The document names the key URL; a second one, or a preset's, would leave it ambiguous.
+            if let provider = item.provider {
+                throw ConfigurationError("\"discovery\": not with provider \(provider) (its preset knows the key URL)")
+            }
+            if item.jwksURL != nil {
+                throw ConfigurationError("\"discovery\": true finds the key URL; drop \"jwks_url\"")
             }
         }
         if let provider = item.provider {
@@ -75,8 +91,9 @@ enum IssuerConfigFile {
             }
         } else {
             if item.tenant != nil { throw ConfigurationError("\"tenant\": only with provider microsoft") }
-            guard item.issuer != nil, item.jwksURL != nil else {
-                throw ConfigurationError("needs \"provider\", or \"issuer\" and \"jwks_url\"")
+            guard item.issuer != nil, item.jwksURL != nil || item.discovery else {
+                throw ConfigurationError(
+                    "needs \"provider\", or \"issuer\" and \"jwks_url\", or \"issuer\" and \"discovery\": true")
             }
         }
         return item

@@ -4,7 +4,8 @@ import JWTKernel
 import JWTKernelRemote
 
 /// `jwtk verify` options that route tokens by issuer: a provider preset, a key
-/// URL for one issuer, or a configuration file of several issuers. A preset takes
+/// URL for one issuer, an OpenID Connect issuer found by discovery (`--oidc`), or a
+/// configuration file of several issuers. A preset takes
 /// its keys from the provider, from a mirror (`--jwks-url`, or `jwks_url` in its
 /// configuration entry) or from `--jwks` files (offline, no network). Keys are
 /// fetched once, before the first token, on the calling thread (the refresher's
@@ -31,20 +32,35 @@ struct RemoteKeyOptions: ParsableArguments {
     var jwksURL: String?
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "OpenID Connect issuer: keys from the jwks_uri of ISSUER/.well-known/openid-configuration, whose issuer must be exactly ISSUER (so must the tokens' iss). https, or http to loopback.",
+            valueName: "ISSUER"))
+    var oidc: String?
+
+    @Option(
         name: .customLong("issuer-config"),
         help: ArgumentHelp(
-            "JSON file listing issuers: {\"issuers\":[{\"issuer\":..,\"jwks_url\":..,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..],\"jwks_url\":mirror}]}.",
+            "JSON file listing issuers: {\"issuers\":[{\"issuer\":..,\"jwks_url\":.. or \"discovery\":true,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..],\"jwks_url\":mirror}]}.",
             valueName: "FILE"))
     var issuerConfig: String?
 
     @Option(name: .customLong("fetch-timeout"), help: ArgumentHelp("Seconds for each key fetch.", valueName: "SECONDS"))
     var fetchTimeout: Double = 10
 
-    var isConfigured: Bool { provider != nil || jwksURL != nil || issuerConfig != nil }
+    var isConfigured: Bool { provider != nil || jwksURL != nil || issuerConfig != nil || oidc != nil }
 
     /// `--jwks` files combine with `--provider` only (the preset's policy, keys from the files);
     /// options the chosen source would not use are refused rather than ignored.
     func validate(hasKeyFiles: Bool, issuers: [String], audiences: [String]) throws {
+        if oidc != nil {
+            guard provider == nil, jwksURL == nil, issuerConfig == nil, !hasKeyFiles else {
+                throw ValidationError(
+                    "--oidc finds the issuer's keys itself; it cannot be combined with --provider, --jwks-url, --issuer-config or --jwks"
+                )
+            }
+            guard issuers.isEmpty else { throw ValidationError("--oidc sets the issuer; drop --iss") }
+        }
         if issuerConfig != nil {
             guard provider == nil, jwksURL == nil, !hasKeyFiles else {
                 throw ValidationError("--issuer-config cannot be combined with --provider, --jwks-url or --jwks")
@@ -74,6 +90,7 @@ struct RemoteKeyOptions: ParsableArguments {
         base: ClaimsPolicy, keyFiles: JWKSet?, clock: any JWTClock, maxTokenSize: Int
     ) throws -> MultiIssuerVerifier {
         var sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)] = []
+        var discovered: [String] = []  // issuers whose keys are found through their discovery document
         var routes: [IssuerConfiguration] = []
         let store = KeyStore()
         func addPreset(_ preset: ProviderPreset) {
@@ -95,28 +112,40 @@ struct RemoteKeyOptions: ParsableArguments {
         } else if let jwksURL {
             sources.append((base.issuers[0], jwksURL, nil))
             routes.append(IssuerConfiguration(issuer: base.issuers[0], policy: base))
+        } else if let oidc {
+            var policy = base
+            policy.issuers = [oidc]
+            discovered.append(oidc)
+            routes.append(IssuerConfiguration(issuer: oidc, policy: policy))
         } else if let issuerConfig {
             for item in try IssuerConfigFile.load(issuerConfig) {
                 if let name = item.provider {
                     let preset = try Self.preset(name, audiences: item.audiences, tenant: item.tenant)
                     addPreset(item.jwksURL.map(preset.mirrored(at:)) ?? preset)
-                } else if let issuer = item.issuer, let url = item.jwksURL {
+                } else if let issuer = item.issuer {
                     var policy = base
                     policy.issuers = [issuer]
                     policy.audiences = item.audiences
                     if let algorithms = item.algorithms { policy.algorithms = algorithms }
-                    sources.append((issuer, url, nil))
+                    if item.discovery {
+                        discovered.append(issuer)
+                    } else if let url = item.jwksURL {
+                        sources.append((issuer, url, nil))
+                    }
                     routes.append(IssuerConfiguration(issuer: issuer, policy: policy))
                 }
             }
         }
-        try fetch(sources, into: store)
+        try fetch(sources, discovered: discovered, into: store)
         return MultiIssuerVerifier(store: store, issuers: routes, clock: clock, maxTokenSize: maxTokenSize)
     }
 
-    /// One fetch per source on this thread; a source that fails is reported, and none loading is an error.
-    private func fetch(_ sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)], into store: KeyStore) throws {
-        guard !sources.isEmpty else { return }
+    /// One fetch per source on this thread (with discovery: the document, then the keys it names); a
+    /// source that fails is reported, and none loading is an error.
+    private func fetch(
+        _ sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)], discovered: [String], into store: KeyStore
+    ) throws {
+        guard !sources.isEmpty || !discovered.isEmpty else { return }
         let refresher = KeyRefresher(store: store)
         var config = HTTPKeySourceConfiguration()
         config.totalTimeout = fetchTimeout
@@ -127,6 +156,11 @@ struct RemoteKeyOptions: ParsableArguments {
                     localKeys: source.localKeys)
             } catch {
                 throw ConfigurationError("\(source.url): \(error)")
+            }
+        }
+        for issuer in discovered {
+            do { refresher.add(discovery: try OpenIDDiscovery(issuer: issuer, configuration: config)) } catch {
+                throw ConfigurationError("--oidc / discovery \(issuer): \(error)")
             }
         }
         refresher.refreshDue()
@@ -141,7 +175,9 @@ struct RemoteKeyOptions: ParsableArguments {
             }
             if store.keys(forIssuer: stats.issuer) != nil { loaded += 1 }
         }
-        guard loaded > 0 else { throw ConfigurationError("no keys could be loaded from any key URL") }
+        guard loaded > 0 else {
+            throw ConfigurationError("no keys could be loaded from any key URL or discovery document")
+        }
     }
 
     static func preset(_ name: String, audiences: [String], tenant: String?) throws -> ProviderPreset {

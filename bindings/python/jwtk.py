@@ -53,7 +53,8 @@ class StatsStruct(ctypes.Structure):
                     "keys_loaded", "keys_rejected")] + [
                 ("last_success_unix", ctypes.c_int64), ("last_attempt_unix", ctypes.c_int64)] + [
                 (name, ctypes.c_uint64) for name in (
-                    "jwks_not_modified", "remote_sources", "remote_sources_without_keys")]
+                    "jwks_not_modified", "remote_sources", "remote_sources_without_keys",
+                    "discovery_fetches", "discovery_fetch_failures")]
 
 
 def _load():

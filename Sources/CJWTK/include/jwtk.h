@@ -170,7 +170,7 @@ const char *jwtk_ctx_errmsg(const jwtk_ctx *ctx);
 /* ---------------------------------------------------------------------------------------------
  * Key store: trusted keys per issuer (the core's lock-striped KeyStore), in push mode (the host does
  * its own I/O and hands the bytes over: jwtk_keystore_load_jwks) and in pull mode (a verifier config
- * with "jwks_url" registers a remote source; jwtk_keystore_start's thread fetches it). Both publish
+ * with "jwks_url" or "discovery" registers a remote source; jwtk_keystore_start's thread fetches it). Both publish
  * into the same store, with the same rule: a failed load or fetch keeps the keys held.
  * Thread-safe: loads and fetches may run while other threads verify; a verification sees either the
  * old or the new keys of an issuer, never a mix, and never waits for a load or a fetch (the new key
@@ -252,6 +252,19 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *                                     issuers, algorithms and required claims; keys from this URL)
  *   "pull": true                      with "provider" and no "jwks_url": the preset's key URL
  *                                     ("pull": false beside "jwks_url" is JWTK_E_CONFIG)
+ *   "discovery": true                 instead of "jwks_url": OpenID Connect discovery for the one issuer
+ *                                     in "issuers" (exactly one; https, http only to loopback; no query
+ *                                     or fragment): the thread fetches ISSUER/.well-known/openid-
+ *                                     configuration (a trailing / of the issuer dropped first), requires
+ *                                     its "issuer" to equal the configured one byte for byte (else the
+ *                                     document is refused, naming both: issuer mix-up), and fetches the
+ *                                     keys at its "jwks_uri" (a string, https or loopback http; else
+ *                                     refused). The document is refreshed on its own schedule (max-age
+ *                                     clamped to 5 min .. 7 days, 24 h without one); a failed refresh
+ *                                     keeps the last good jwks_uri, and the keys keep refreshing from
+ *                                     it with the schedule below; a new jwks_uri is used from the next
+ *                                     key fetch. With "jwks_url", "provider" or "pull": false it is
+ *                                     JWTK_E_CONFIG; "discovery": false is the same as leaving it out
  *   "cooldown": 30                    seconds between unknown-kid refetches (1 .. 86400)
  *   "max_staleness": 86400            seconds failing fetches keep serving the last good keys
  *   "refresh_min": 60, "refresh_max": 86400   clamp of the response's max-age, seconds (1 .. 31622400)
@@ -390,6 +403,10 @@ typedef struct jwtk_stats {
     uint64_t remote_sources;          /* pull: issuers with a remote key source in the keystore */
     uint64_t remote_sources_without_keys; /* pull: of those, how many have no keys now (before the first
                                          successful fetch, or withdrawn after max_staleness) */
+    uint64_t discovery_fetches;       /* pull, "discovery": true: OpenID Connect discovery document fetch
+                                         attempts (not counted in jwks_fetches, which are the key fetches) */
+    uint64_t discovery_fetch_failures; /* of those, how many failed (error, timeout, not a document of the
+                                         configured issuer, no usable jwks_uri): the last good one is kept */
 } jwtk_stats;
 
 /* Fills `out` with the verifier's counters (allowed, denied, cache) and those of its keystore (push
