@@ -1,10 +1,12 @@
-/* Pull mode (issue 9) against a real loopback HTTP JWKS server (jwks_server.py, started and stopped
+/* Pull mode (issue 9; OpenID Connect discovery, issue 18) against a real loopback HTTP JWKS server (jwks_server.py, started and stopped
  * here): no thread before jwtk_keystore_start, keys_unavailable before the first fetch, rotation within
  * one cooldown, an unknown-kid flood costing at most one fetch per cooldown (counted by the server),
  * stale keys verifying while the server answers 500 or hangs, jwtk_stats, and fork: a child whose
  * keystore was started in the parent restarts its refresher and fetches a key only it sees.
  * Usage: test_pull PATH/TO/jwks_server.py. Prints "pull-tests: N passed, M failed". */
 #include <dirent.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +182,109 @@ static void preset_mirror(jwtk_ctx *ctx) {
     free(map);
 }
 
+/* OpenID Connect discovery ("discovery": true): the configurations refused, the document then the keys
+ * from its jwks_uri (stats: discovery_fetches apart from jwks_fetches), key rotation, the keys endpoint
+ * failing while the document is fine (stale keys verify), and documents of another issuer or without
+ * jwks_uri refused (the keys URL is never asked). The document's own refresh (5 min at the soonest) and
+ * a changed jwks_uri are tested in XCTest (DiscoveryTests) on a hand-moved clock. */
+static void discovery(jwtk_ctx *ctx) {
+    static const char *refused[] = {
+        "{\"issuers\":[\"https://a.example\"],\"discovery\":true,\"jwks_url\":\"https://a.example/k\"}",
+        "{\"issuers\":[\"https://a.example\",\"https://b.example\"],\"discovery\":true}",
+        "{\"discovery\":true}",
+        "{\"provider\":\"google\",\"audiences\":[\"x\"],\"discovery\":true}",
+        "{\"issuers\":[\"http://idp.example\"],\"discovery\":true}",
+        "{\"issuers\":[\"https://a.example?x=1\"],\"discovery\":true}",
+        "{\"issuers\":[\"https://a.example\"],\"discovery\":\"yes\"}",
+        "{\"issuers\":[\"https://a.example\"],\"discovery\":true,\"pull\":false}",
+    };
+    static const char *words[] = {"jwks_url", "exactly one", "exactly one", "provider", "loopback",
+                                  "query or fragment", "discovery: expected true or false", "pull: false"};
+    jwtk_keystore *ks = NULL, *bad = NULL;
+    jwtk_verifier *v = NULL, *w = NULL;
+    char issuer[128], config[512], claims[256], document[512], path[128];
+    size_t i;
+    int rc;
+    minted r1, r2, t;
+    jwtk_stats s;
+    jwtk_keystore_new(&ks);
+    for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        rc = jwtk_verifier_new_ex(refused[i], strlen(refused[i]), ks, ctx, &v);
+        CHECK_STATUS(rc, JWTK_E_CONFIG, refused[i]);
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), words[i]) != NULL, "%s: %s", refused[i], jwtk_ctx_errmsg(ctx));
+    }
+
+    snprintf(issuer, sizeof issuer, "http://127.0.0.1:%d/oidc", server_port);
+    snprintf(claims, sizeof claims, "{\"iss\":\"%s\",\"sub\":\"u\",\"exp\":4000000000}", issuer);
+    r1 = mint_token("RS256", "{\"alg\":\"RS256\",\"kid\":\"r1\"}", claims);
+    r2 = mint_token_rsa2("{\"alg\":\"RS256\",\"kid\":\"r2\"}", claims);
+    snprintf(document, sizeof document, "{\"issuer\":\"%s\",\"jwks_uri\":\"%s/keys\"}", issuer, issuer);
+    serve("/oidc/.well-known/openid-configuration", document, NULL);
+    serve("/oidc/keys", mint_rsa_jwks(), "\"headers\":{\"Cache-Control\":\"max-age=1\"}");
+    snprintf(config, sizeof config,
+             "{\"issuers\":[\"%s\"],\"discovery\":true,\"cooldown\":%d,\"refresh_min\":1,\"refresh_max\":1}", issuer,
+             COOLDOWN);
+    rc = jwtk_verifier_new_ex(config, strlen(config), ks, ctx, &v);
+    CHECK_STATUS(rc, JWTK_OK, jwtk_ctx_errmsg(ctx));
+    CHECK_STATUS(jwtk_verify(v, ctx, r1.ptr, r1.len, 0, NULL), JWTK_KEYS_UNAVAILABLE, "discovery: before start");
+    CHECK(fetches_of("/oidc/.well-known/openid-configuration") == 0, "discovery: no I/O before start");
+    jwtk_keystore_start(ks);
+    CHECK(wait_for(v, ctx, r1, JWTK_OK, 5) >= 0, "discovery: r1 never verified");
+    s = stats_of(v);
+    CHECK(s.discovery_fetches == 1 && s.discovery_fetch_failures == 0 && s.jwks_fetches >= 1,
+          "discovery stats: %llu document fetches, %llu failed, %llu key fetches",
+          (unsigned long long)s.discovery_fetches, (unsigned long long)s.discovery_fetch_failures,
+          (unsigned long long)s.jwks_fetches);
+    /* Key rotation: from the same jwks_uri, within one cooldown of the unknown kid. */
+    serve("/oidc/keys", mint_rsa2_jwks(), "\"headers\":{\"Cache-Control\":\"max-age=1\"}");
+    CHECK(wait_for(v, ctx, r2, JWTK_OK, COOLDOWN + 2) >= 0, "discovery: rotation to r2");
+    /* The keys endpoint fails, the document is fine: the last good keys keep verifying (stale). */
+    serve("/oidc/keys", "{}", "\"status\":500");
+    sleep_s(2.5);
+    CHECK_STATUS(jwtk_verify(v, ctx, r2.ptr, r2.len, 0, NULL), JWTK_OK, "discovery: stale keys while /keys fails");
+    s = stats_of(v);
+    CHECK(s.jwks_fetch_failures >= 1 && s.discovery_fetch_failures == 0 && s.discovery_fetches == 1,
+          "discovery: %llu key failures, %llu document failures, %llu document fetches",
+          (unsigned long long)s.jwks_fetch_failures, (unsigned long long)s.discovery_fetch_failures,
+          (unsigned long long)s.discovery_fetches);
+    CHECK(fetches_of("/oidc/.well-known/openid-configuration") == 1, "discovery: the document on its own schedule");
+
+    /* Documents refused: another issuer (mix-up), no jwks_uri. The keys URL is never asked. */
+    for (i = 0; i < 2; i++) {
+        const char *name = i == 0 ? "mix" : "nouri";
+        snprintf(issuer, sizeof issuer, "http://127.0.0.1:%d/%s", server_port, name);
+        if (i == 0)
+            snprintf(document, sizeof document, "{\"issuer\":\"https://elsewhere.example\",\"jwks_uri\":\"%s/keys\"}",
+                     issuer);
+        else
+            snprintf(document, sizeof document, "{\"issuer\":\"%s\"}", issuer);
+        snprintf(path, sizeof path, "/%s/.well-known/openid-configuration", name);
+        serve(path, document, NULL);
+        snprintf(path, sizeof path, "/%s/keys", name);
+        serve(path, mint_rsa_jwks(), NULL);
+        snprintf(claims, sizeof claims, "{\"iss\":\"%s\",\"sub\":\"u\",\"exp\":4000000000}", issuer);
+        t = mint_token("RS256", "{\"alg\":\"RS256\",\"kid\":\"r1\"}", claims);
+        jwtk_keystore_new(&bad);
+        snprintf(config, sizeof config, "{\"issuers\":[\"%s\"],\"discovery\":true}", issuer);
+        rc = jwtk_verifier_new_ex(config, strlen(config), bad, ctx, &w);
+        CHECK_STATUS(rc, JWTK_OK, jwtk_ctx_errmsg(ctx));
+        jwtk_keystore_start(bad);
+        sleep_s(1);
+        CHECK_STATUS(jwtk_verify(w, ctx, t.ptr, t.len, 0, NULL), JWTK_KEYS_UNAVAILABLE, name);
+        s = stats_of(w);
+        CHECK(s.discovery_fetch_failures >= 1 && s.remote_sources_without_keys == 1 && s.jwks_fetch_failures >= 1,
+              "%s: %llu document failures", name, (unsigned long long)s.discovery_fetch_failures);
+        CHECK(fetches_of(path) == 0, "%s: keys fetched from a refused document", name);
+        jwtk_verifier_free(w);
+        jwtk_keystore_free(bad);
+        mint_free(t);
+    }
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+    mint_free(r1);
+    mint_free(r2);
+}
+
 int main(int argc, char **argv) {
     jwtk_keystore *ks = NULL, *ks2 = NULL;
     jwtk_verifier *v = NULL, *v2 = NULL;
@@ -331,6 +436,11 @@ int main(int argc, char **argv) {
         CHECK(raw[384] == 0xAB && old->allowed >= 200, "wrote past a 0.1.0 struct_size");
         old->struct_size = 383;
         CHECK_STATUS(jwtk_stats_get(v2, old), JWTK_E_STRUCT_SIZE, "struct_size below 0.1.0");
+        /* A caller from before the discovery counters were appended: they are not written. */
+        memset(raw, 0xAB, sizeof raw);
+        old->struct_size = (uint32_t)offsetof(jwtk_stats, discovery_fetches);
+        CHECK_STATUS(jwtk_stats_get(v2, old), JWTK_OK, "struct_size before discovery_fetches");
+        CHECK(raw[offsetof(jwtk_stats, discovery_fetches)] == 0xAB, "wrote discovery_fetches past struct_size");
     }
     /* ETag: answers 304, counted, and the keys stay. */
     serve("/stale", mint_rsa_jwks(), "\"etag\":\"\\\"v1\\\"\",\"headers\":{\"Cache-Control\":\"max-age=1\"}");
@@ -340,6 +450,7 @@ int main(int argc, char **argv) {
     CHECK_STATUS(jwtk_verify(v2, ctx, r1.ptr, r1.len, 0, NULL), JWTK_OK, "after 304");
 
     preset_mirror(ctx);
+    discovery(ctx);
 
     jwtk_verifier_free(v);
     jwtk_verifier_free(v2);
