@@ -38,6 +38,7 @@ struct PullOptions {
     var refreshMax: Int64?
 
     var isEmpty: Bool {
-        url == nil && discovery != true && pull == nil && cooldown == nil && maxStaleness == nil && refreshMin == nil && refreshMax == nil
+        url == nil && discovery != true && pull == nil && cooldown == nil && maxStaleness == nil && refreshMin == nil
+            && refreshMax == nil
     }
 }

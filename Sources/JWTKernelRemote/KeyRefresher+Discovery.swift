@@ -27,7 +27,8 @@ extension KeyRefresher {
                 let keys: HTTPKeySource
                 do { keys = try HTTPKeySource(url: uri, configuration: discovery.configuration) } catch {
                     throw KeySourceError(
-                        error.reason, "discovery document's jwks_uri \(DiscoveryDocument.quoted(uri)): \(error.message)")
+                        error.reason, "discovery document's jwks_uri \(DiscoveryDocument.quoted(uri)): \(error.message)"
+                    )
                 }
                 result = .success((freshness, keys))
             case .notModified(let freshness):
@@ -41,7 +42,8 @@ extension KeyRefresher {
             // Every message names the document, so a key fetch failing with it (no jwks_uri yet) says why.
             result = .failure(
                 error.message.hasPrefix("discovery document") || error.message.hasPrefix("discovery:")
-                    ? error : KeySourceError(error.reason, "discovery document \(discovery.documentURL): \(error.message)"))
+                    ? error
+                    : KeySourceError(error.reason, "discovery document \(discovery.documentURL): \(error.message)"))
         }
         gate.unlock()
         signal.withLock {

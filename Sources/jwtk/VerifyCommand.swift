@@ -66,7 +66,8 @@ struct VerifyCommand: ParsableCommand {
 
     func validate() throws {
         guard !jwks.isEmpty || remote.isConfigured else {
-            throw ValidationError("at least one --jwks FILE (or --provider, --jwks-url, --oidc, --issuer-config) is required")
+            throw ValidationError(
+                "at least one --jwks FILE (or --provider, --jwks-url, --oidc, --issuer-config) is required")
         }
         try remote.validate(hasKeyFiles: !jwks.isEmpty, issuers: iss, audiences: aud)
         guard leeway >= 0 else { throw ValidationError("--leeway must be zero or more") }

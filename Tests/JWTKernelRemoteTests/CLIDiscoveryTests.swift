@@ -31,7 +31,8 @@ final class CLIDiscoveryTests: XCTestCase {
     func results(_ r: (status: Int32, stdout: [String], stderr: String)) -> [String] {
         r.stdout.map { line in
             line.contains(#""valid":true"#)
-                ? "valid" : (line.components(separatedBy: #""error":""#).dropFirst().first?.prefix { $0 != "\"" })
+                ? "valid"
+                : (line.components(separatedBy: #""error":""#).dropFirst().first?.prefix { $0 != "\"" })
                     .map(String.init) ?? line
         }
     }
@@ -107,11 +108,17 @@ final class CLIDiscoveryTests: XCTestCase {
         let url = server.url("/k")
         let cases: [(String, String)] = [
             (#"{"issuers":[{"issuer":"\#(issuer)","discovery":true,"jwks_url":"\#(url)"}]}"#, #"drop "jwks_url""#),
-            (#"{"issuers":[{"provider":"apple","audiences":["a"],"discovery":true}]}"#, #""discovery": not with provider"#),
+            (
+                #"{"issuers":[{"provider":"apple","audiences":["a"],"discovery":true}]}"#,
+                #""discovery": not with provider"#
+            ),
             (#"{"issuers":[{"issuer":"\#(issuer)","discovery":"yes"}]}"#, #""discovery": expected true or false"#),
             (#"{"issuers":[{"discovery":true}]}"#, #""issuer" and "discovery": true"#),
             (#"{"issuers":[{"issuer":"\#(issuer)","discovery":false}]}"#, #""issuer" and "jwks_url""#),
-            (#"{"issuers":[{"issuer":"http://idp.example","discovery":true}]}"#, "plain http is allowed only to loopback"),
+            (
+                #"{"issuers":[{"issuer":"http://idp.example","discovery":true}]}"#,
+                "plain http is allowed only to loopback"
+            ),
         ]
         for (text, named) in cases {
             let r = try CLIRemoteTests.run(["verify", "--issuer-config", try file(text), "x.y.z"])

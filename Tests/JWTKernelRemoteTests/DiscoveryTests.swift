@@ -100,7 +100,8 @@ final class DiscoveryTests: XCTestCase {
             r.refreshDue()
             let stats = try XCTUnwrap(r.stats(issuer: issuer))
             XCTAssertEqual(stats.discovery?.failures[reason], 1, body)
-            XCTAssertTrue(stats.discovery?.lastError?.contains(words) ?? false, "\(body): \(stats.discovery?.lastError ?? "")")
+            XCTAssertTrue(
+                stats.discovery?.lastError?.contains(words) ?? false, "\(body): \(stats.discovery?.lastError ?? "")")
             XCTAssertFalse(stats.hasKeys, body)
         }
         XCTAssertEqual(server.requests("/keys"), 0)
@@ -135,7 +136,8 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertNil(RemoteKit.verifier(store, issuers: [issuer + "/"]).check(token("k1", iss: issuer + "/")))
         // An issuer with a path: its document under that path.
         store = KeyStore()
-        server.serve("/tenant" + Self.wellKnown, json: document(issuer: issuer + "/tenant", jwksURI: server.url("/keys")))
+        server.serve(
+            "/tenant" + Self.wellKnown, json: document(issuer: issuer + "/tenant", jwksURI: server.url("/keys")))
         let t = try refresher(issuer: issuer + "/tenant")
         XCTAssertEqual(t.refreshDue(), 2)
         XCTAssertEqual(t.stats(issuer: issuer + "/tenant")?.keysLoaded, 1)
@@ -192,7 +194,8 @@ final class DiscoveryTests: XCTestCase {
     }
 
     func testDocumentFailuresKeepTheLastGoodJWKSURI() throws {
-        server.serve(Self.wellKnown, json: document(jwksURI: server.url("/keys")), headers: ["Cache-Control": "max-age=400"])
+        server.serve(
+            Self.wellKnown, json: document(jwksURI: server.url("/keys")), headers: ["Cache-Control": "max-age=400"])
         server.serve("/keys", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "max-age=1000"])
         let r = try refresher()
         let verifier = RemoteKit.verifier(store, issuers: [issuer])
@@ -202,8 +205,10 @@ final class DiscoveryTests: XCTestCase {
             (["status": 500, "body": "down"], "http_status"),
             (["status": 200, "body": "<html>"], "bad_document"),
             (["mode": "hang", "seconds": 3, "body": "{}"], "timeout"),
-            (["status": 200, "body": document(issuer: "https://mixup.example", jwksURI: "https://evil.example/k")],
-             "bad_document"),
+            (
+                ["status": 200, "body": document(issuer: "https://mixup.example", jwksURI: "https://evil.example/k")],
+                "bad_document"
+            ),
         ] as [([String: Any], String)] {
             server.set(Self.wellKnown, route)
             rotation += 1
@@ -229,7 +234,8 @@ final class DiscoveryTests: XCTestCase {
     }
 
     func testKeysEndpointFailingWhileTheDocumentIsFine() throws {
-        server.serve(Self.wellKnown, json: document(jwksURI: server.url("/keys")), headers: ["Cache-Control": "max-age=100"])
+        server.serve(
+            Self.wellKnown, json: document(jwksURI: server.url("/keys")), headers: ["Cache-Control": "max-age=100"])
         server.serve("/keys", json: RemoteKit.jwks(["k1"]), headers: ["Cache-Control": "max-age=100"])
         let r = try refresher { $0.maxStaleness = 500 }
         let verifier = RemoteKit.verifier(store, issuers: [issuer])
