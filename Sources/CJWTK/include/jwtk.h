@@ -403,6 +403,7 @@ typedef struct jwtk_stats {
     uint64_t remote_sources;          /* pull: issuers with a remote key source in the keystore */
     uint64_t remote_sources_without_keys; /* pull: of those, how many have no keys now (before the first
                                          successful fetch, or withdrawn after max_staleness) */
+    /* Appended after 0.1.0's ABI baseline (OpenID Connect discovery, "discovery": true): */
     uint64_t discovery_fetches;       /* pull, "discovery": true: OpenID Connect discovery document fetch
                                          attempts (not counted in jwks_fetches, which are the key fetches) */
     uint64_t discovery_fetch_failures; /* of those, how many failed (error, timeout, not a document of the
