@@ -14,6 +14,9 @@ import Glibc
 /// - Failure (error, timeout, garbage): the last good keys stay published, then
 ///   are marked stale when their lifetime ends, and withdrawn after
 ///   `maxStaleness`; retries back off exponentially; the reason is recorded.
+/// - OpenID Connect discovery (`add(discovery:)`): the issuer's document is one more
+///   fetch of the same issuer, in the same pass and on its own slower schedule; the
+///   keys keep every rule above, fetched from the last good document's `jwks_uri`.
 ///
 /// Threads: none until `start()`, which starts exactly one (call it after the
 /// host forks its workers). Without `start()`, the host or a test drives it by
