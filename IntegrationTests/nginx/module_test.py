@@ -12,6 +12,7 @@ Ends with one line: nginx-module: N passed, M failed
 import argparse
 import base64
 import http.client
+import http.server
 import json
 import os
 import re
@@ -862,6 +863,87 @@ def hostile_requests(ngx, keys, servers):
 
 
 # --------------------------------------------------------------------------------------------------------
+# jwt-kernel's own key sources: OpenID Connect discovery (jwtk_oidc), a preset with keys from a file
+
+
+class Discovery:
+    """A loopback issuer: /.well-known/openid-configuration naming `issuer` (default: itself) and /jwks."""
+
+    def __init__(self, jwks_body):
+        self.jwks_body, self.claimed, self.log = jwks_body, None, []
+        self.port = free_port()
+        self.issuer = f"http://127.0.0.1:{self.port}"
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"
+
+            def do_GET(self):
+                outer.log.append(self.path)
+                if self.path == "/.well-known/openid-configuration":
+                    body = json.dumps({"issuer": outer.claimed or outer.issuer,
+                                       "jwks_uri": outer.issuer + "/jwks"}).encode()
+                elif self.path == "/jwks":
+                    body = outer.jwks_body.encode()
+                else:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *a):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def part_key_sources(a, w, keys):
+    good, mixup = Discovery(jwks(keys.rs1)), Discovery(jwks(keys.rs1))
+    mixup.claimed = "https://someone-else.example"
+    with open(f"{w}-keys.json", "w") as f:
+        f.write(jwks(keys.rs1))
+    port, bport = free_port(), free_port()
+    text = conf(a, w, "\n".join([
+        backend(bport),
+        f"  server {{ listen 127.0.0.1:{port};",
+        "    location = /__up { return 204; }",
+        f'    location /oidc/ {{ auth_jwt "api"; jwtk_oidc {good.issuer} cooldown=1s; {PROXY} }}',
+        f'    location /mixup/ {{ auth_jwt "api"; jwtk_oidc {mixup.issuer}; {PROXY} }}',
+        '    location /google/ { auth_jwt "api"; jwtk_provider google; jwtk_audience client-1; '
+        f"auth_jwt_key_file {w}-keys.json; {PROXY} }}",
+        "  }"]))
+    ngx = Ngx(w, text, port)
+    try:
+        expect(ngx, "jwtk_oidc: discovery, then keys from its jwks_uri", "/oidc/a", 200, tok(keys.rs1, iss=good.issuer))
+        check(good.log[:2] == ["/.well-known/openid-configuration", "/jwks"],
+              "jwtk_oidc: the document first, then the jwks_uri it names", str(good.log[:4]))
+        expect(ngx, "jwtk_oidc: a token of another issuer is refused", "/oidc/a", 401,
+               tok(keys.rs1, iss="https://issuer.test"))
+        expect(ngx, "jwtk_oidc: a document naming another issuer gives no keys (503)", "/mixup/a", 503,
+               tok(keys.rs1, iss=mixup.issuer))
+        check("/jwks" not in mixup.log, "jwtk_oidc: the mixed-up document's jwks_uri is never fetched", str(mixup.log))
+        check(wait_for(lambda: f"{mixup.issuer}: " in ngx.log() and "(503)" in ngx.log(), 3),
+              "jwtk_oidc: the failing discovery is logged (its issuer, 503)", ngx.log()[-500:])
+        g = dict(iss="https://accounts.google.com", aud="client-1", azp="client-1")
+        expect(ngx, "jwtk_provider google + auth_jwt_key_file: the preset's policy offline", "/google/a", 200,
+               tok(keys.rs1, **g))
+        expect(ngx, "jwtk_provider google: another audience is 403", "/google/a", 403,
+               tok(keys.rs1, **dict(g, aud="client-2")))
+        expect(ngx, "jwtk_provider google: another issuer is refused", "/google/a", 401,
+               tok(keys.rs1, **dict(g, iss="https://issuer.test")))
+    finally:
+        rc = ngx.stop()
+        check(rc == 0 and not ngx.bad_lines(), "key sources: clean exit, no crash", str(rc))
+        good.server.shutdown()
+        mixup.server.shutdown()
+
+
+# --------------------------------------------------------------------------------------------------------
 # Part 3: valgrind
 
 
@@ -1062,7 +1144,8 @@ def main():
     for part, fn in (("surface", lambda: (part_contexts(a, f"{a.work}/contexts", keys),
                                           part_config_refusals(a, f"{a.work}/refusals", keys),
                                           part_behaviour(a, f"{a.work}/surface", keys),
-                                          part_guide(a, f"{a.work}/guide", keys))),
+                                          part_guide(a, f"{a.work}/guide", keys),
+                                          part_key_sources(a, f"{a.work}/sources", keys))),
                      ("hostile", lambda: part_hostile(a, f"{a.work}/hostile", keys)),
                      ("valgrind", lambda: part_valgrind(a, f"{a.work}/valgrind", keys)),
                      ("soak", lambda: part_soak(a, f"{a.work}/soak", keys, a.soak))):

@@ -55,6 +55,8 @@ static ngx_command_t ngx_http_jwtk_commands[] = {
     /* jwt-kernel's own. */
     { ngx_string("jwtk_key_url"), JWTK_LOC | NGX_CONF_1MORE, ngx_http_jwtk_key_url,
       NGX_HTTP_LOC_CONF_OFFSET, 0, NULL },
+    { ngx_string("jwtk_oidc"), JWTK_LOC | NGX_CONF_1MORE, ngx_http_jwtk_key_url,
+      NGX_HTTP_LOC_CONF_OFFSET, 1, NULL },
     { ngx_string("jwtk_provider"), JWTK_LOC | NGX_CONF_1MORE, ngx_http_jwtk_words,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, provider), NULL },
     { ngx_string("jwtk_issuer"), JWTK_LOC | NGX_CONF_1MORE, ngx_http_jwtk_words,
@@ -229,6 +231,7 @@ ngx_http_jwtk_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
         conf->keys = prev->keys;
         conf->key_url = prev->key_url;
         conf->key_url_args = prev->key_url_args;
+        conf->key_discovery = prev->key_discovery;
         rv = NGX_CONF_OK;
     }
     if (rv != NGX_CONF_OK) {
@@ -449,7 +452,8 @@ ngx_http_jwtk_require(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
-/* jwtk_key_url URL [cooldown=TIME] [max_staleness=TIME] [refresh_min=TIME] [refresh_max=TIME] */
+/* jwtk_key_url URL [cooldown=TIME] [max_staleness=TIME] [refresh_min=TIME] [refresh_max=TIME]
+ * jwtk_oidc ISSUER [the same]: the key URL found by OpenID Connect discovery (cmd->offset 1) */
 static char *
 ngx_http_jwtk_key_url(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
@@ -458,9 +462,10 @@ ngx_http_jwtk_key_url(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     ngx_uint_t                i;
 
     if (jcf->key_url.len != 0) {
-        return "is duplicate";
+        return "is duplicate (one of jwtk_key_url and jwtk_oidc per level)";
     }
     jcf->key_url = value[1];
+    jcf->key_discovery = cmd->offset;
     jcf->key_url_args = ngx_array_create(cf->pool, 4, sizeof(ngx_str_t));
     if (jcf->key_url_args == NULL) {
         return NGX_CONF_ERROR;

@@ -87,8 +87,9 @@ typedef struct {
     /* key sources: one group, inherited together */
     ngx_array_t               *key_files;     /* ngx_str_t paths */
     ngx_array_t               *key_requests;  /* ngx_str_t uris */
-    ngx_str_t                  key_url;
+    ngx_str_t                  key_url;       /* jwtk_key_url's URL, or jwtk_oidc's issuer */
     ngx_array_t               *key_url_args;  /* ngx_str_t name=value */
+    ngx_flag_t                 key_discovery; /* key_url is an issuer to discover (jwtk_oidc) */
     time_t                     key_cache;
     ngx_http_jwtk_keys_t      *keys;          /* built from this level's group (or NULL) */
 

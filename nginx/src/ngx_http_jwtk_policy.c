@@ -196,7 +196,7 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
                            "jwt-kernel refuses to)");
         return NGX_CONF_ERROR;
     }
-    if (conf->key_url.len != 0 && conf->issuers == NULL && conf->provider == NULL) {
+    if (conf->key_url.len != 0 && !conf->key_discovery && conf->issuers == NULL && conf->provider == NULL) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "jwtk_key_url needs jwtk_issuer or jwtk_provider: the fetched keys are the issuer's");
         return NGX_CONF_ERROR;
@@ -221,6 +221,12 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
             conf->keys->pull = 1;
         }
     }
+    if (conf->key_discovery && conf->issuers == NULL) {
+        ngx_http_jwtk_member(&j, "issuers");        /* jwtk_oidc's issuer is the location's issuer */
+        ngx_http_jwtk_literal(&j, "[");
+        ngx_http_jwtk_append_string(&j, conf->key_url.data, conf->key_url.len);
+        ngx_http_jwtk_literal(&j, "]");
+    }
     ngx_http_jwtk_member_list(&j, "issuers", conf->issuers);
     ngx_http_jwtk_member_list(&j, "audiences", conf->audiences);
     ngx_http_jwtk_member_list(&j, "algorithms", conf->algorithms);
@@ -241,8 +247,13 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_member_number(&j, "max_token_size", conf->max_token_size);
     ngx_http_jwtk_member_number(&j, "batch_threads", 1);   /* no threads in a worker for batches */
     if (conf->key_url.len != 0) {
-        ngx_http_jwtk_member(&j, "jwks_url");
-        ngx_http_jwtk_append_string(&j, conf->key_url.data, conf->key_url.len);
+        if (conf->key_discovery) {
+            ngx_http_jwtk_member(&j, "discovery");
+            ngx_http_jwtk_literal(&j, "true");
+        } else {
+            ngx_http_jwtk_member(&j, "jwks_url");
+            ngx_http_jwtk_append_string(&j, conf->key_url.data, conf->key_url.len);
+        }
         w = conf->key_url_args->elts;
         for (i = 0; i < conf->key_url_args->nelts; i++) {
             if (ngx_http_jwtk_member_word(cf, &j, &w[i], url_words, 1) != NGX_CONF_OK) {

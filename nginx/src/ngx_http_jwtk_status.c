@@ -23,7 +23,7 @@ enum {
     C_ALLOWED, C_DENIED, C_CACHE_HIT, C_CACHE_MISS,
     C_MISSING, C_REQUIRE, C_KEY_SOURCE,                               /* the module's own */
     C_LOADS, C_LOAD_FAILURES, C_FETCHES, C_FETCH_FAILURES, C_KID_REFRESHES, C_KID_SUPPRESSED,
-    C_STALE, C_NOT_MODIFIED,
+    C_STALE, C_NOT_MODIFIED, C_DISC_FETCHES, C_DISC_FAILURES,
     G_KEYS_LOADED, G_KEYS_REJECTED, G_LAST_SUCCESS, G_WITHOUT_KEYS,    /* gauges: the last worker's value */
     C_BY_STATUS,                                                      /* + JWTK_STATS_STATUS_SLOTS */
     C_COUNT = C_BY_STATUS + JWTK_STATS_STATUS_SLOTS
@@ -142,9 +142,12 @@ ngx_http_jwtk_status_start(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf)
     for (i = 0; i < mcf->keysets.nelts; i++) {
         k[i]->stats_slot = k[i]->first == NULL ? NGX_HTTP_JWTK_NO_SLOT
                            : ngx_http_jwtk_slot(mcf->zone, NGX_HTTP_JWTK_KEYS, &k[i]->label, cycle->log);
+        /* The master's loads (key files) are not this worker's; a key URL's fetches (the first ones already,
+         * while init_process waited for them) all are, so their failures get their warning. */
+        ngx_memzero(&k[i]->last, sizeof(jwtk_stats));
         k[i]->last.struct_size = sizeof(jwtk_stats);
-        if (k[i]->first != NULL) {
-            jwtk_stats_get(k[i]->first, &k[i]->last);   /* the master's loads (key files) are not this worker's */
+        if (k[i]->first != NULL && !k[i]->pull) {
+            jwtk_stats_get(k[i]->first, &k[i]->last);
         }
     }
     mcf->publish.handler = ngx_http_jwtk_publish_timer;
@@ -178,6 +181,7 @@ ngx_http_jwtk_status_publish(ngx_http_jwtk_main_conf_t *mcf)
     ngx_http_jwtk_entry_t   *e;
     jwtk_stats               s;
     ngx_uint_t               i, j;
+    uint64_t                 failed;
 
     if (ngx_http_jwtk_table == NULL) {
         return;
@@ -217,14 +221,19 @@ ngx_http_jwtk_status_publish(ngx_http_jwtk_main_conf_t *mcf)
         ngx_http_jwtk_add(e, C_KID_SUPPRESSED, s.unknown_kid_suppressed, k[i]->last.unknown_kid_suppressed);
         ngx_http_jwtk_add(e, C_STALE, s.stale_served, k[i]->last.stale_served);
         ngx_http_jwtk_add(e, C_NOT_MODIFIED, s.jwks_not_modified, k[i]->last.jwks_not_modified);
+        ngx_http_jwtk_add(e, C_DISC_FETCHES, s.discovery_fetches, k[i]->last.discovery_fetches);
+        ngx_http_jwtk_add(e, C_DISC_FAILURES, s.discovery_fetch_failures, k[i]->last.discovery_fetch_failures);
         e->c[G_KEYS_LOADED] = s.keys_loaded;
         e->c[G_KEYS_REJECTED] = s.keys_rejected;
         e->c[G_LAST_SUCCESS] = s.last_success_unix > 0 ? (ngx_atomic_uint_t) s.last_success_unix : 0;
         e->c[G_WITHOUT_KEYS] = s.remote_sources_without_keys;
-        if (k[i]->pull && s.jwks_fetch_failures > k[i]->last.jwks_fetch_failures) {
-            /* libjwtk's refresher logs nothing: a failing key URL gets its line here, once a second at most. */
+        failed = (s.jwks_fetch_failures - k[i]->last.jwks_fetch_failures)
+                 + (s.discovery_fetch_failures - k[i]->last.discovery_fetch_failures);
+        if (k[i]->pull && failed != 0) {
+            /* libjwtk's refresher logs nothing: a failing key URL (or discovery document) gets its line here,
+             * once a second at most. */
             ngx_log_error(NGX_LOG_WARN, ngx_cycle->log, 0, "jwtk: the key URL of \"%V\" %V: %uL fetch(es) failed, %s",
-                          &k[i]->label, &k[i]->url, (uint64_t) (s.jwks_fetch_failures - k[i]->last.jwks_fetch_failures),
+                          &k[i]->label, &k[i]->url, failed,
                           s.remote_sources_without_keys ? "no keys for its tokens (503)" : "the keys held are served");
         }
         k[i]->last = s;
@@ -262,7 +271,7 @@ ngx_http_jwtk_label(u_char *p, u_char *last, ngx_http_jwtk_entry_t *e)
 
 static const char *const ngx_http_jwtk_key_names[] = {
     "jwks_loads", "jwks_load_failures", "jwks_fetches", "jwks_fetch_failed", "unknown_kid_refreshes",
-    "unknown_kid_suppressed", "stale_served", "jwks_not_modified",
+    "unknown_kid_suppressed", "stale_served", "jwks_not_modified", "discovery_fetches", "discovery_fetch_failed",
     "keys_loaded", "keys_rejected", "last_success_unix", "remote_sources_without_keys"
 };
 
