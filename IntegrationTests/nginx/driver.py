@@ -372,6 +372,39 @@ def signal_names(mask):
                   (i + 1) < signal.SIGRTMIN else f"SIG{i + 1}" for i in range(64) if mask >> i & 1)
 
 
+def serve_through_reloads(ngx, master, path, token, workers=1, check=check):
+    """Three HUP reloads while a client keeps sending `token` to `path`: each must give new workers (and a
+    master with one thread), and every request an answer of 200. `check`: the caller's (a labelled one)."""
+    stop, bad, sent = threading.Event(), [], [0]
+
+    def hammer():
+        hc = Client(ngx.port)
+        while not stop.is_set():
+            try:
+                s = hc.get(path, token=token, timeout=5)[0]
+            except Exception as e:   # a refused or reset connection is a failure to serve
+                s = repr(e)
+            sent[0] += 1
+            if s != 200:
+                bad.append(s)
+            time.sleep(0.002)
+
+    th = threading.Thread(target=hammer)
+    th.start()
+    for n in range(1, 4):
+        old = ngx.workers()
+        os.kill(master, signal.SIGHUP)
+        changed = wait_for(lambda: (lambda ws: len(ws) == workers and not set(ws) & set(old))(ngx.workers()), 10)
+        time.sleep(0.5)
+        check(changed and threads(master) == 1, f"HUP {n}: new workers, the master still has one thread",
+              f"threads={threads(master)} workers {old} -> {ngx.workers()}")
+    time.sleep(1)
+    stop.set()
+    th.join()
+    check(sent[0] > 50 and not bad, f"workers serve through 3 reloads ({sent[0]} requests, {len(bad)} not 200)",
+          str(bad[:5]))
+
+
 # The checks ----------------------------------------------------------------------------------------------
 
 def cdef_matches_header(a):
@@ -550,34 +583,7 @@ def nginx_phase(a, w, corpus, extra, jwks_body, rotated_body):
 
     # Process model: three HUP reloads while a client keeps sending requests.
     sig_master, sig_worker = sigcgt(master), sigcgt(ngx.workers()[0])
-    stop, bad, sent = threading.Event(), [], [0]
-
-    def hammer():
-        hc = Client(ngx.port)
-        while not stop.is_set():
-            try:
-                s = hc.get("/api/x", token=extra["rs2"], timeout=5)[0]
-            except Exception as e:   # a refused or reset connection is a failure to serve
-                s = repr(e)
-            sent[0] += 1
-            if s != 200:
-                bad.append(s)
-            time.sleep(0.002)
-
-    th = threading.Thread(target=hammer)
-    th.start()
-    for n in range(1, 4):
-        old = ngx.workers()
-        os.kill(master, signal.SIGHUP)
-        changed = wait_for(lambda: (lambda ws: ws and not set(ws) & set(old))(ngx.workers()), 10)
-        time.sleep(0.5)
-        check(changed and threads(master) == 1, f"HUP {n}: new workers, the master still has one thread",
-              f"threads={threads(master)} workers {old} -> {ngx.workers()}")
-    time.sleep(1)
-    stop.set()
-    th.join()
-    check(sent[0] > 50 and not bad, f"workers serve through 3 reloads ({sent[0]} requests, {len(bad)} not 200)",
-          str(bad[:5]))
+    serve_through_reloads(ngx, master, "/api/x", extra["rs2"])
     check(wait_for(lambda: ngx.stats()["keystore"]["keys_loaded"] >= 7, 5) and
           c.get("/api/x", token=extra["rs2"])[0] == 200, "after the reloads the new workers have their keys")
     return ngx, jwks, (sig_master, sig_worker)
@@ -841,34 +847,7 @@ def module_phase(a, w, corpus, extra, jwks_body, rotated_body, bare_sigs):
               f"{npid * (math.ceil(T / 3) + 1)})")
 
         # Three HUP reloads while a client keeps sending requests to the key-URL location.
-        stop, bad, sent = threading.Event(), [], [0]
-
-        def hammer():
-            hc = Client(ngx.port)
-            while not stop.is_set():
-                try:
-                    s = hc.get("/api/x", token=extra["rs1"], timeout=5)[0]
-                except Exception as e:
-                    s = repr(e)
-                sent[0] += 1
-                if s != 200:
-                    bad.append(s)
-                time.sleep(0.002)
-
-        th = threading.Thread(target=hammer)
-        th.start()
-        for n in range(1, 4):
-            old = ngx.workers()
-            os.kill(master, signal.SIGHUP)
-            changed = wait_for(lambda: (lambda ws: len(ws) == 2 and not set(ws) & set(old))(ngx.workers()), 10)
-            time.sleep(0.5)
-            check(changed and threads(master) == 1, f"HUP {n}: new workers, the master still has one thread",
-                  f"threads={threads(master)} workers {old} -> {ngx.workers()}")
-        time.sleep(1)
-        stop.set()
-        th.join()
-        check(sent[0] > 50 and not bad, f"workers serve through 3 reloads ({sent[0]} requests, {len(bad)} not 200)",
-              str(bad[:5]))
+        serve_through_reloads(ngx, master, "/api/x", extra["rs1"], workers=2, check=check)
         check(wait_for(lambda: all(threads(p) == 3 for p in ngx.workers()), 5) and
               all(s == 200 for s, _ in fresh(ngx, "/api/x", extra["rs1"], 6)),
               "after the reloads the new workers have their refreshers and their keys")

@@ -37,13 +37,7 @@ JWTK_SCRATCH=${JWTK_SCRATCH:-$root/.build-clib} JWTK_NGINX_BUILD=$work/build \
 echo "$(tail -1 "$work/build.log") ($((SECONDS - t0)) s)"
 
 venv=$root/.build-nginx/venv
-want=$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]; then
-    echo "== venv $venv"
-    py=/usr/bin/python3; [ -x "$py" ] || py=python3
-    "$py" -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" &&
-        echo "$want" > "$venv/.requirements.sha256" || summary_fail
-fi
+"$here/venv.sh" || summary_fail
 
 mkdir -p "$work/t" && chmod 755 "$work/t"
 "$venv/bin/python" "$here/module_test.py" --module "$work/prefix/lib/nginx/modules/ngx_http_jwtk_module.so" \

@@ -46,13 +46,7 @@ tail -2 "$work/install.log"
 module=$work/prefix/lib/nginx/modules/ngx_http_jwtk_module.so
 
 venv=$root/.build-nginx/venv
-want=$(sha256sum "$here/requirements.txt" | cut -d' ' -f1)
-if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$want" ]; then
-    echo "== venv $venv"
-    py=/usr/bin/python3; [ -x "$py" ] || py=python3
-    "$py" -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" &&
-        echo "$want" > "$venv/.requirements.sha256" || summary_fail
-fi
+"$here/venv.sh" || summary_fail
 
 echo "== keys and tokens ($tokens per load corpus)"
 "$venv/bin/python" "$here/mint.py" "$work" "$tokens" || summary_fail

@@ -319,13 +319,32 @@ ngx_http_jwtk_exit_process(ngx_cycle_t *cycle)
 }
 
 
+/* Compiles a directive argument that may hold variables into `cv` (NULL: allocated here). */
+static ngx_http_complex_value_t *
+ngx_http_jwtk_compile(ngx_conf_t *cf, ngx_str_t *value, ngx_http_complex_value_t *cv)
+{
+    ngx_http_compile_complex_value_t ccv;
+
+    if (cv == NULL) {
+        cv = ngx_palloc(cf->pool, sizeof(ngx_http_complex_value_t));
+        if (cv == NULL) {
+            return NULL;
+        }
+    }
+    ngx_memzero(&ccv, sizeof(ccv));
+    ccv.cf = cf;
+    ccv.value = value;
+    ccv.complex_value = cv;
+    return ngx_http_compile_complex_value(&ccv) == NGX_OK ? cv : NULL;
+}
+
+
 /* auth_jwt "realm" [token=$variable] | off */
 static char *
 ngx_http_jwtk_auth_jwt(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_jwtk_loc_conf_t          *jcf = conf;
     ngx_str_t                         *value = cf->args->elts;
-    ngx_http_compile_complex_value_t   ccv;
 
     if (jcf->enabled != NGX_CONF_UNSET) {
         return "is duplicate";
@@ -335,15 +354,8 @@ ngx_http_jwtk_auth_jwt(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return NGX_CONF_OK;
     }
     jcf->enabled = 1;
-    jcf->realm = ngx_palloc(cf->pool, sizeof(ngx_http_complex_value_t));
+    jcf->realm = ngx_http_jwtk_compile(cf, &value[1], NULL);
     if (jcf->realm == NULL) {
-        return NGX_CONF_ERROR;
-    }
-    ngx_memzero(&ccv, sizeof(ccv));
-    ccv.cf = cf;
-    ccv.value = &value[1];
-    ccv.complex_value = jcf->realm;
-    if (ngx_http_compile_complex_value(&ccv) != NGX_OK) {
         return NGX_CONF_ERROR;
     }
     if (cf->args->nelts == 3) {
@@ -352,17 +364,10 @@ ngx_http_jwtk_auth_jwt(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
                                &value[2]);
             return NGX_CONF_ERROR;
         }
-        jcf->token = ngx_palloc(cf->pool, sizeof(ngx_http_complex_value_t));
-        if (jcf->token == NULL) {
-            return NGX_CONF_ERROR;
-        }
         value[2].data += 6;
         value[2].len -= 6;
-        ngx_memzero(&ccv, sizeof(ccv));
-        ccv.cf = cf;
-        ccv.value = &value[2];
-        ccv.complex_value = jcf->token;
-        if (ngx_http_compile_complex_value(&ccv) != NGX_OK) {
+        jcf->token = ngx_http_jwtk_compile(cf, &value[2], NULL);
+        if (jcf->token == NULL) {
             return NGX_CONF_ERROR;
         }
     }
@@ -398,7 +403,6 @@ ngx_http_jwtk_require(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     ngx_uint_t                         i, n = cf->args->nelts;
     ngx_http_jwtk_require_t           *req;
     ngx_http_complex_value_t          *cv;
-    ngx_http_compile_complex_value_t   ccv;
 
     if (jcf->requires == NGX_CONF_UNSET_PTR) {
         jcf->requires = ngx_array_create(cf->pool, 2, sizeof(ngx_http_jwtk_require_t));
@@ -437,14 +441,7 @@ ngx_http_jwtk_require(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
             return NGX_CONF_ERROR;
         }
         cv = ngx_array_push(req->values);
-        if (cv == NULL) {
-            return NGX_CONF_ERROR;
-        }
-        ngx_memzero(&ccv, sizeof(ccv));
-        ccv.cf = cf;
-        ccv.value = &value[i];
-        ccv.complex_value = cv;
-        if (ngx_http_compile_complex_value(&ccv) != NGX_OK) {
+        if (cv == NULL || ngx_http_jwtk_compile(cf, &value[i], cv) == NULL) {
             return NGX_CONF_ERROR;
         }
     }
