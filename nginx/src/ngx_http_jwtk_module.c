@@ -345,6 +345,7 @@ ngx_http_jwtk_auth_jwt(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_jwtk_loc_conf_t          *jcf = conf;
     ngx_str_t                         *value = cf->args->elts;
+    (void) cmd;   /* the directive handler's signature */
 
     if (jcf->enabled != NGX_CONF_UNSET) {
         return "is duplicate";
@@ -403,6 +404,7 @@ ngx_http_jwtk_require(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     ngx_uint_t                         i, n = cf->args->nelts;
     ngx_http_jwtk_require_t           *req;
     ngx_http_complex_value_t          *cv;
+    (void) cmd;   /* the directive handler's signature */
 
     if (jcf->requires == NGX_CONF_UNSET_PTR) {
         jcf->requires = ngx_array_create(cf->pool, 2, sizeof(ngx_http_jwtk_require_t));

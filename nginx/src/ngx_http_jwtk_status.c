@@ -250,6 +250,7 @@ ngx_http_jwtk_status(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_core_loc_conf_t *clcf;
     ngx_http_jwtk_loc_conf_t *jcf = conf;
+    (void) cmd;   /* the directive handler's signature */
 
     if (jcf->status) {
         return "is duplicate";

@@ -298,6 +298,7 @@ ngx_http_jwtk_status_variable(ngx_http_request_t *r, ngx_http_variable_value_t *
 {
     ngx_http_jwtk_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_jwtk_module);
     const char          *name;
+    (void) data;   /* the variable handler's signature */
 
     if (ctx == NULL || !ctx->done) {
         v->not_found = 1;

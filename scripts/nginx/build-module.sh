@@ -21,7 +21,7 @@ build=${JWTK_NGINX_BUILD:-$root/.build-nginx/module}
 rm -rf "$build"
 mkdir -p "$build"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-warn="-Wall -Wextra -Werror -Wno-unused-parameter"   # nginx's handler signatures have unused parameters
+warn="-Wall -Wextra -Werror -Wunused-parameter"   # nginx's own flags turn the last one off; -Wextra wants it
 (
     cd /usr/share/nginx/src
     # shellcheck disable=SC1091
@@ -33,9 +33,10 @@ warn="-Wall -Wextra -Werror -Wno-unused-parameter"   # nginx's handler signature
         --add-dynamic-module="$root/nginx" \
         --builddir="$build" > "$build/configure.log" 2>&1 || { tail -20 "$build/configure.log"; exit 1; }
 )
-# The module's own objects with the warnings as errors (nginx's headers are clean under them too).
+# The module's objects with the warnings as errors (nginx's headers are clean under them too); -k: every
+# file's errors in one run.
 sed -i "s|^\(CFLAGS = .*\)$|\1 $warn|" "$build/Makefile"
-make -f "$build/Makefile" -C /usr/share/nginx/src modules > "$build/make.log" 2>&1 || { grep -E "error|warning" "$build/make.log" | head -40; tail -5 "$build/make.log"; exit 1; }
+make -k -f "$build/Makefile" -C /usr/share/nginx/src modules > "$build/make.log" 2>&1 || { grep -E "error|warning" "$build/make.log" | head -40; tail -5 "$build/make.log"; exit 1; }
 
 install -d "$prefix/lib/nginx/modules"
 install -m 0644 "$build/ngx_http_jwtk_module.so" "$prefix/lib/nginx/modules/ngx_http_jwtk_module.so"
