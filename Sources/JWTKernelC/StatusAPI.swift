@@ -11,5 +11,5 @@ public func jwtk_status_http(_ status: Int32) -> Int32 { StatusTable.http(status
 
 @c @implementation
 public func jwtk_status_bearer_error(_ status: Int32) -> UnsafePointer<CChar>? {
-    StatusTable.isTokenError(status) ? cString("invalid_token") : nil
+    StatusTable.bearerError(status).map(cString)
 }

@@ -46,6 +46,7 @@ enum StatusTable {
         case JWTK_ISSUED_IN_FUTURE: return "the token was issued in the future"
         case JWTK_UNKNOWN_ISSUER: return "no keys and no configuration for the token's issuer"
         case JWTK_KEYS_UNAVAILABLE: return "no keys could be loaded for the token's issuer"
+        case JWTK_CLAIM_REQUIREMENT_FAILED: return "a claim does not meet the verifier's claim requirements"
         case JWTK_MALFORMED_KEY: return "a key is malformed"
         case JWTK_UNSUPPORTED_KEY_TYPE: return "a key type, curve or alg is not supported"
         case JWTK_WEAK_KEY: return "a key is too weak"
@@ -71,18 +72,27 @@ enum StatusTable {
         }
     }
 
-    /// 401 for token errors, 403 for a wrong audience, 503 when no keys could ever be loaded.
+    /// 401 for token errors, 403 for a wrong audience or an unmet claim requirement (a genuine token
+    /// that does not grant this), 503 when no keys could ever be loaded.
     static func http(_ status: Int32) -> Int32 {
         switch status {
         case JWTK_OK: return 200
-        case JWTK_BAD_AUDIENCE: return 403
+        case JWTK_BAD_AUDIENCE, JWTK_CLAIM_REQUIREMENT_FAILED: return 403
         case JWTK_KEYS_UNAVAILABLE: return 503
         case JWTK_MALFORMED...JWTK_UNKNOWN_ISSUER: return 401
         default: return 500
         }
     }
 
-    static func isTokenError(_ status: Int32) -> Bool { status >= JWTK_MALFORMED && status <= JWTK_UNKNOWN_ISSUER }
+    /// RFC 6750 section 3.1's error for WWW-Authenticate. Every unmet claim requirement is
+    /// "insufficient_scope", not only those on `scope`: the token passed every other check, so a new token
+    /// of the same grant would fail the same way, and "invalid_token" would send the client to get one
+    /// (and pairs with 401, while these answer 403). A tenant, role, plan or verified e-mail the resource
+    /// asks for is a privilege the token does not carry: "higher privileges than provided".
+    static func bearerError(_ status: Int32) -> StaticString? {
+        if status == JWTK_CLAIM_REQUIREMENT_FAILED { return "insufficient_scope" }
+        return status >= JWTK_MALFORMED && status <= JWTK_UNKNOWN_ISSUER ? "invalid_token" : nil
+    }
 }
 
 extension KeyErrorCode {

@@ -52,6 +52,7 @@ enum VerifierConfig {
             s.policy.requiredClaims = names
         case "nonce": s.policy.expectedNonce = try string(key, value)
         case "typ": s.policy.expectedType = try string(key, value)
+        case "claims": s.policy.claimRequirements = try ClaimRequirementsConfig.parse(value)
         case "max_token_size": s.maxTokenSize = Int(try integer(key, value, 1...Int64(InputLimits.maxTokenSize)))
         case "cache": s.cache = try cache(value)
         case "batch_threads": s.batchThreads = Int(try integer(key, value, 1...1024))

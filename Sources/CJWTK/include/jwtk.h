@@ -105,6 +105,8 @@ int jwtk_version_number(void);
 #define JWTK_ISSUED_IN_FUTURE     17
 #define JWTK_UNKNOWN_ISSUER       18   /* no keys for the token's iss, and the verifier does not accept it */
 #define JWTK_KEYS_UNAVAILABLE     19   /* no keys could ever be loaded for the token's issuer: HTTP 503 */
+#define JWTK_CLAIM_REQUIREMENT_FAILED 20 /* a "claims" requirement does not hold (claim absent, wrong type or
+                                           value): HTTP 403, bearer error "insufficient_scope" */
 
 /* Key errors (the core's KeyErrorCode.number), from jwtk_keystore_load_jwks. HTTP 500. */
 #define JWTK_MALFORMED_KEY        101
@@ -137,11 +139,13 @@ const char *jwtk_status_name(int status);
 /* Static English description of the code; never NULL. Never contains token or key bytes. */
 const char *jwtk_errstr(int status);
 /* The HTTP status a gateway should answer with: 200 for JWTK_OK; 401 for token errors 1-18 except
- * JWTK_BAD_AUDIENCE (403); 503 for JWTK_KEYS_UNAVAILABLE; 500 for key errors, API misuse and
- * unknown codes. */
+ * JWTK_BAD_AUDIENCE (403); 503 for JWTK_KEYS_UNAVAILABLE; 403 for JWTK_CLAIM_REQUIREMENT_FAILED; 500 for
+ * key errors, API misuse and unknown codes. */
 int jwtk_status_http(int status);
-/* The RFC 6750 error for WWW-Authenticate: "invalid_token" for token errors 1-18, NULL otherwise
- * (JWTK_OK, JWTK_KEYS_UNAVAILABLE, key errors, misuse). A missing token is the caller's case: send
+/* The RFC 6750 error for WWW-Authenticate: "invalid_token" for token errors 1-18,
+ * "insufficient_scope" for JWTK_CLAIM_REQUIREMENT_FAILED (every claim requirement, not only those on
+ * scope: the token is genuine and current but does not grant what the verifier requires, RFC 6750
+ * section 3.1), NULL otherwise (JWTK_OK, JWTK_KEYS_UNAVAILABLE, key errors, misuse). A missing token is the caller's case: send
  * `Bearer realm="..."` without error= (RFC 6750 section 3.1). */
 const char *jwtk_status_bearer_error(int status);
 

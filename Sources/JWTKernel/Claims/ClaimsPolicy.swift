@@ -22,6 +22,9 @@ public struct ClaimsPolicy: Sendable {
     public var expectedType: String?
     /// Expected `nonce` claim (exact match).
     public var expectedNonce: String?
+    /// Conditions on claim values (`/scope` contains `read`, `/tenant` equals `acme`, ...), checked in
+    /// order after every other check passed; the first that fails is `claim_requirement_failed`.
+    public var claimRequirements: [ClaimRequirement] = []
 
     public init(
         algorithms: AlgorithmSet = .all,
@@ -33,7 +36,8 @@ public struct ClaimsPolicy: Sendable {
         maxAge: Int64? = nil,
         requiredClaims: [String] = [],
         expectedType: String? = nil,
-        expectedNonce: String? = nil
+        expectedNonce: String? = nil,
+        claimRequirements: [ClaimRequirement] = []
     ) {
         self.algorithms = algorithms
         self.issuers = issuers
@@ -45,5 +49,6 @@ public struct ClaimsPolicy: Sendable {
         self.requiredClaims = requiredClaims
         self.expectedType = expectedType
         self.expectedNonce = expectedNonce
+        self.claimRequirements = claimRequirements
     }
 }

@@ -20,6 +20,9 @@ struct CompiledPolicy: Sendable {
     /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
     let expectedType: [UInt8]?
     let expectedNonce: [UInt8]?
+    let requirements: [CompiledRequirement]
+    /// The requirements as given, for the fingerprint.
+    let requirementSource: [ClaimRequirement]
 
     /// Identifies the policy's content, so a verified-token cache shared by
     /// several verifiers only serves entries checked under the same policy.
@@ -28,6 +31,9 @@ struct CompiledPolicy: Sendable {
             "\(algorithms.rawValue)|\(issuers)|\(audiences)|\(leeway)|\(requireExpiration)|\(rejectIssuedInFuture)|"
         text +=
             "\(String(describing: maxAge))|\(requiredClaims)|\(String(describing: expectedType))|\(String(describing: expectedNonce))"
+        // Requirements are checked only when a token enters the cache: a policy with other requirements
+        // must not be served entries admitted under these.
+        text += "|\(requirementSource)"
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { XXH3_64bits($0.baseAddress, $0.count) }
     }
@@ -45,6 +51,8 @@ struct CompiledPolicy: Sendable {
         requiredKeys = requiredClaims.map { JSONNameKey(bytes: $0) }
         expectedType = p.expectedType.map { Self.normalizedMediaType(Array($0.utf8)) }
         expectedNonce = p.expectedNonce.map { Array($0.utf8) }
+        requirements = p.claimRequirements.map(CompiledRequirement.init)
+        requirementSource = p.claimRequirements
     }
 
     static func normalizedMediaType(_ type: [UInt8]) -> [UInt8] {
@@ -131,6 +139,8 @@ struct CompiledPolicy: Sendable {
             let all: UInt64 = requiredClaims.count == 64 ? ~0 : (1 << UInt64(requiredClaims.count)) - 1
             guard c.requiredPresent == all else { throw JWTError(.missingClaim, "a required claim is missing") }
         }
+        // Last: a requirement's failure (403) must only ever reach a token that is otherwise valid.
+        for requirement in requirements { try requirement.check(claims) }
     }
 
     private static func matchesAny(_ span: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ accepted: [[UInt8]]) -> Bool {

@@ -31,13 +31,15 @@ public struct JWTErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let issuedInFuture = JWTErrorCode(17)
     public static let unknownIssuer = JWTErrorCode(18)
     public static let keysUnavailable = JWTErrorCode(19)
+    /// A `ClaimRequirement` of the policy does not hold (HTTP 403, RFC 6750 `insufficient_scope`).
+    public static let claimRequirementFailed = JWTErrorCode(20)
 
     /// Index `number - 1`; append only.
     private static let names: [StaticString] = [
         "malformed", "too_large", "unsupported_alg", "alg_not_allowed", "unknown_kid", "key_alg_mismatch",
         "bad_signature", "expired", "not_yet_valid", "bad_issuer", "bad_audience", "missing_claim",
         "bad_claim_type", "crit_unsupported", "bad_typ", "bad_nonce", "issued_in_future", "unknown_issuer",
-        "keys_unavailable",
+        "keys_unavailable", "claim_requirement_failed",
     ]
 
     /// Every code, in number order.
