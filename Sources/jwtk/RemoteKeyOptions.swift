@@ -198,13 +198,14 @@ struct RemoteKeyOptions: ParsableArguments {
         }
     }
 
-    /// The preset's checks, plus what the command line adds (leeway, nonce, typ, required claims).
+    /// The preset's checks, plus what the command line adds (leeway, nonce, typ, required claims, claim requirements).
     static func merge(preset: ClaimsPolicy, base: ClaimsPolicy) -> ClaimsPolicy {
         var policy = preset
         policy.leeway = base.leeway
         if let nonce = base.expectedNonce { policy.expectedNonce = nonce }
         if let typ = base.expectedType { policy.expectedType = typ }
         policy.requiredClaims += base.requiredClaims.filter { !policy.requiredClaims.contains($0) }
+        policy.claimRequirements += base.claimRequirements
         if base.algorithms != .all {
             policy.algorithms = AlgorithmSet(policy.algorithms.algorithms.filter { base.algorithms.contains($0) })
         }

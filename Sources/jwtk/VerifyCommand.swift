@@ -52,6 +52,8 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Claim that must be present. Repeatable.", valueName: "CLAIM"))
     var require: [String] = []
 
+    @OptionGroup var claimRequirements: ClaimRequirementOptions
+
     @Option(name: .long, help: ArgumentHelp("Expected nonce claim.", valueName: "VALUE"))
     var nonce: String?
 
@@ -124,7 +126,8 @@ struct VerifyCommand: ParsableCommand {
         }
         let policy = ClaimsPolicy(
             algorithms: algorithms, issuers: iss, audiences: aud, leeway: leeway,
-            requiredClaims: require, expectedType: typ, expectedNonce: nonce)
+            requiredClaims: require, expectedType: typ, expectedNonce: nonce,
+            claimRequirements: try claimRequirements.requirements())
         let clock: any JWTClock = now.map { FixedClock($0) } ?? SystemClock()
         if remote.isConfigured {
             return try remote.makeVerifier(base: policy, keyFiles: keys, clock: clock, maxTokenSize: maxTokenSize)
