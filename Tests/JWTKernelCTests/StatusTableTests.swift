@@ -16,7 +16,7 @@ final class StatusTableTests: XCTestCase {
         "missing_claim": JWTK_MISSING_CLAIM, "bad_claim_type": JWTK_BAD_CLAIM_TYPE,
         "crit_unsupported": JWTK_CRIT_UNSUPPORTED, "bad_typ": JWTK_BAD_TYP, "bad_nonce": JWTK_BAD_NONCE,
         "issued_in_future": JWTK_ISSUED_IN_FUTURE, "unknown_issuer": JWTK_UNKNOWN_ISSUER,
-        "keys_unavailable": JWTK_KEYS_UNAVAILABLE,
+        "keys_unavailable": JWTK_KEYS_UNAVAILABLE, "claim_requirement_failed": JWTK_CLAIM_REQUIREMENT_FAILED,
         "malformed_key": JWTK_MALFORMED_KEY, "unsupported_key_type": JWTK_UNSUPPORTED_KEY_TYPE,
         "weak_key": JWTK_WEAK_KEY, "compromised_key": JWTK_COMPROMISED_KEY, "wrong_key_use": JWTK_WRONG_KEY_USE,
         "ambiguous_kid": JWTK_AMBIGUOUS_KID, "invalid_certificate": JWTK_INVALID_CERTIFICATE,
@@ -50,6 +50,18 @@ final class StatusTableTests: XCTestCase {
             XCTAssertLessThan(code, 0)
             XCTAssertNotEqual(String(cString: jwtk_status_name(code)!), "unknown")
         }
+    }
+
+    /// An unmet claim requirement is a genuine token without the privilege: 403 and insufficient_scope,
+    /// while every other token error keeps its mapping.
+    func testClaimRequirementFailureIs403InsufficientScope() {
+        XCTAssertEqual(jwtk_status_http(JWTK_CLAIM_REQUIREMENT_FAILED), 403)
+        XCTAssertEqual(String(cString: jwtk_status_bearer_error(JWTK_CLAIM_REQUIREMENT_FAILED)!), "insufficient_scope")
+        XCTAssertEqual(String(cString: jwtk_status_bearer_error(JWTK_EXPIRED)!), "invalid_token")
+        XCTAssertEqual(jwtk_status_http(JWTK_EXPIRED), 401)
+        XCTAssertNil(jwtk_status_bearer_error(JWTK_KEYS_UNAVAILABLE))
+        XCTAssertNil(jwtk_status_bearer_error(21))
+        XCTAssertEqual(jwtk_status_http(21), 500, "the next number is unknown until it is appended")
     }
 
     func testVersionMatchesTheHeader() {

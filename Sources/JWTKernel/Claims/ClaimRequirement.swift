@@ -101,7 +101,8 @@ public enum ClaimValue: Sendable, Hashable, ExpressibleByStringLiteral, Expressi
             throw ClaimRequirementError("\"\(text)\" is not a JSON number")
         }
         let decimal = bytes.withUnsafeBufferPointer { JSONDecimal($0.baseAddress!, start: 0, end: $0.count) }
-        guard decimal.isZero || abs(decimal.exponent) <= Self.maxExponent else {
+        // `exponent` is for 0.d1d2...: one more than the usual d1.d2... x 10^e.
+        guard decimal.isZero || abs(decimal.exponent - 1) <= Self.maxExponent else {
             throw ClaimRequirementError("\(text) is out of range (powers of ten up to \(Self.maxExponent))")
         }
     }

@@ -14,7 +14,7 @@ final class ErrorCodeTableTests: XCTestCase {
             (12, "missing_claim", .missingClaim), (13, "bad_claim_type", .badClaimType),
             (14, "crit_unsupported", .critUnsupported), (15, "bad_typ", .badTyp), (16, "bad_nonce", .badNonce),
             (17, "issued_in_future", .issuedInFuture), (18, "unknown_issuer", .unknownIssuer),
-            (19, "keys_unavailable", .keysUnavailable),
+            (19, "keys_unavailable", .keysUnavailable), (20, "claim_requirement_failed", .claimRequirementFailed),
         ]
         XCTAssertEqual(JWTErrorCode.allCases.count, expected.count, "a new code needs a row here (append only)")
         for (number, name, code) in expected {
