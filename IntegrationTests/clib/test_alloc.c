@@ -1,6 +1,6 @@
 /* Steady-state allocation of jwtk_verify, jwtk_claim and jwtk_claim_at, counted (malloc_count.c): after a
  * warm-up, HS256 verification with claims and claim lookups allocates nothing at all in the process (the
- * HMAC path calls no allocating OpenSSL code). RS256 allocations are OpenSSL's own and are printed.
+ * HMAC path calls no allocating OpenSSL code), nor does a verifier with "claims" requirements, met or not. RS256 allocations are OpenSSL's own and are printed.
  * Prints "alloc-tests: N passed, M failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@ int check_passed, check_failed;
 unsigned long malloc_count(void);
 
 #define NOW 1700000000
-#define CLAIMS "{\"iss\":\"https://issuer.example\",\"sub\":\"user-1\",\"aud\":[\"api\"],\"exp\":1700003600,\"name\":\"J\\u00fcrgen\",\"org\":{\"id\":7}}"
+#define CLAIMS "{\"iss\":\"https://issuer.example\",\"sub\":\"user-1\",\"aud\":[\"api\"],\"exp\":1700003600,\"name\":\"J\\u00fcrgen\",\"org\":{\"id\":7},\"scope\":\"openid read write\",\"roles\":[\"dev\",\"ops\"]}"
 
 static unsigned long per_call(jwtk_verifier *v, jwtk_ctx *ctx, minted t, int with_claims, int rounds) {
     jwtk_claims out;
@@ -48,8 +48,17 @@ static unsigned long per_call(jwtk_verifier *v, jwtk_ctx *ctx, minted t, int wit
 int main(void) {
     jwtk_keystore *hs = NULL, *rs = NULL, *per_issuer = NULL;
     jwtk_verifier *hv = NULL, *rv = NULL, *cached = NULL, *routed = NULL, *routed_cached = NULL;
+    jwtk_verifier *required = NULL, *unmet = NULL;
     jwtk_ctx *ctx = NULL;
     const char *config = "{\"issuers\":[\"https://issuer.example\"],\"audiences\":[\"api\"]}";
+    /* Four requirements, one of each kind, top-level and nested, on a string, number, array and scope. */
+    const char *required_config =
+        "{\"issuers\":[\"https://issuer.example\"],\"audiences\":[\"api\"],\"claims\":["
+        "{\"pointer\":\"/scope\",\"contains_all\":[\"read\",\"write\"]},{\"pointer\":\"/org/id\",\"equals\":7.0},"
+        "{\"pointer\":\"/roles\",\"contains_any\":[\"admin\",\"ops\"]},"
+        "{\"pointer\":\"/name\",\"one_of\":[\"x\",\"J\u00fcrgen\"]}]}";
+    const char *unmet_config =
+        "{\"issuers\":[\"https://issuer.example\"],\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"admin\"]}]}";
     const char *cache_config = "{\"issuers\":[\"https://issuer.example\"],\"audiences\":[\"api\"],\"cache\":true}";
     minted h, r;
     unsigned long n;
@@ -82,6 +91,24 @@ int main(void) {
     n = per_call(routed_cached, ctx, h, 1, 1000);
     printf("HS256 routed cache hit + 2 jwtk_claim + 5 jwtk_claim_at: %lu allocations in 1000 rounds\n", n);
     CHECK(n == 0, "routed cache hits allocate in steady state: %lu", n);
+    jwtk_verifier_new(required_config, strlen(required_config), hs, &required);
+    jwtk_verifier_new(unmet_config, strlen(unmet_config), hs, &unmet);
+    CHECK(required != NULL && unmet != NULL, "verifiers with claim requirements");
+    n = per_call(required, ctx, h, 1, 1000);
+    printf("HS256 with 4 claim requirements + 2 jwtk_claim + 5 jwtk_claim_at: %lu allocations in 1000 rounds\n", n);
+    CHECK(n == 0, "claim requirements allocate in steady state: %lu", n);
+    {
+        /* A requirement that fails: the verdict (403) allocates nothing either. */
+        int i, wrong = 0;
+        unsigned long before;
+        for (i = 0; i < 100; i++) jwtk_verify(unmet, ctx, h.ptr, h.len, NOW, NULL);
+        before = malloc_count();
+        for (i = 0; i < 1000; i++) wrong += jwtk_verify(unmet, ctx, h.ptr, h.len, NOW, NULL) != JWTK_CLAIM_REQUIREMENT_FAILED;
+        n = malloc_count() - before;
+        printf("HS256 unmet claim requirement: %lu allocations in 1000 rounds\n", n);
+        CHECK(wrong == 0, "%d verdicts other than claim_requirement_failed", wrong);
+        CHECK(n == 0, "an unmet claim requirement allocates: %lu", n);
+    }
     n = per_call(rv, ctx, r, 0, 200);
     printf("RS256 jwtk_verify: %.1f allocations per call (all OpenSSL's; see README)\n", n / 200.0);
 
@@ -90,6 +117,8 @@ int main(void) {
     jwtk_verifier_free(cached);
     jwtk_verifier_free(routed);
     jwtk_verifier_free(routed_cached);
+    jwtk_verifier_free(required);
+    jwtk_verifier_free(unmet);
     jwtk_keystore_free(per_issuer);
     jwtk_keystore_free(hs);
     jwtk_keystore_free(rs);

@@ -83,6 +83,7 @@ static void test_version(void) {
     CHECK(jwtk_version_number() == JWTK_VERSION_NUMBER, "version number %d", jwtk_version_number());
 }
 
+/* bearer: 0 none, 1 "invalid_token", 2 "insufficient_scope" */
 struct status_row { int code; const char *name; int http; int bearer; };
 
 static const struct status_row statuses[] = {
@@ -97,6 +98,7 @@ static const struct status_row statuses[] = {
     {JWTK_BAD_TYP, "bad_typ", 401, 1}, {JWTK_BAD_NONCE, "bad_nonce", 401, 1},
     {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},
     {JWTK_KEYS_UNAVAILABLE, "keys_unavailable", 503, 0},
+    {JWTK_CLAIM_REQUIREMENT_FAILED, "claim_requirement_failed", 403, 2},
     {JWTK_MALFORMED_KEY, "malformed_key", 500, 0}, {JWTK_UNSUPPORTED_KEY_TYPE, "unsupported_key_type", 500, 0},
     {JWTK_WEAK_KEY, "weak_key", 500, 0}, {JWTK_COMPROMISED_KEY, "compromised_key", 500, 0},
     {JWTK_WRONG_KEY_USE, "wrong_key_use", 500, 0}, {JWTK_AMBIGUOUS_KID, "ambiguous_kid", 500, 0},
@@ -109,7 +111,7 @@ static const struct status_row statuses[] = {
     {JWTK_E_CONFIG, "bad_config", 500, 0}, {JWTK_E_STRUCT_SIZE, "bad_struct_size", 500, 0},
     {JWTK_E_NO_TOKEN, "no_token", 500, 0}, {JWTK_E_UNAVAILABLE, "not_available", 500, 0},
     {JWTK_E_RANGE, "out_of_range", 500, 0}, {JWTK_E_SYNTAX, "bad_syntax", 500, 0},
-    {20, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
+    {21, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
     {INT32_MAX, "unknown", 500, 0}, {INT32_MIN, "unknown", 500, 0},
 };
 
@@ -122,7 +124,8 @@ static void test_status_helpers(void) {
         CHECK(strcmp(jwtk_status_name(r->code), r->name) == 0, "name of %d: %s", r->code, jwtk_status_name(r->code));
         CHECK(text != NULL && strlen(text) > 5, "errstr of %d", r->code);
         CHECK(jwtk_status_http(r->code) == r->http, "http of %d: %d", r->code, jwtk_status_http(r->code));
-        CHECK(r->bearer ? (bearer && strcmp(bearer, "invalid_token") == 0) : bearer == NULL, "bearer of %d", r->code);
+        CHECK(r->bearer ? (bearer && strcmp(bearer, r->bearer == 1 ? "invalid_token" : "insufficient_scope") == 0)
+                        : bearer == NULL, "bearer of %d", r->code);
     }
 }
 
@@ -417,6 +420,131 @@ static void test_config(void) {
     snprintf(many + o, sizeof many - o, "]}");
     CHECK_STATUS(jwtk_verifier_new_ex(many, strlen(many), ks, ctx, &v), JWTK_E_CONFIG, "65 required claims");
     CHECK(strstr(jwtk_ctx_errmsg(ctx), "required_claims") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+/* "claims": each shape that is refused, with the message naming the requirement and member, and good ones. */
+static void test_claim_requirements_config(void) {
+    jwtk_keystore *ks = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v = NULL;
+    struct { const char *claims; int status; const char *mention; } rows[] = {
+        {"[]", JWTK_OK, ""},
+        {"[{\"pointer\":\"/scope\",\"contains_all\":[\"read\",\"write\"]},{\"pointer\":\"/tenant\",\"equals\":\"acme\"},"
+         "{\"pointer\":\"/https:~1~1example.com~1roles\",\"contains_any\":[\"admin\"]},"
+         "{\"pointer\":\"/email_verified\",\"equals\":true},{\"pointer\":\"/plan\",\"one_of\":[\"pro\",\"team\",1,2.5e3]}]",
+         JWTK_OK, ""},
+        {"{}", JWTK_E_CONFIG, "claims: expected an array"},
+        {"[\"/scope\"]", JWTK_E_CONFIG, "claims[0]: expected an object"},
+        {"[{\"pointer\":\"/a\",\"equals\":\"x\"},{\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[1]: \"pointer\" is required"},
+        {"[{\"pointer\":\"/a\"}]", JWTK_E_CONFIG, "claims[0]: give one of equals, one_of, contains_all, contains_any"},
+        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown config key \"claims[0].equal\""},
+        {"[{\"pointer\":\"/a\",\"equals\":\"x\",\"one_of\":[\"y\"]}]", JWTK_E_CONFIG, "one condition per requirement"},
+        {"[{\"pointer\":\"/a\",\"equals\":null}]", JWTK_E_CONFIG, "claims[0].equals: expected a string, number or boolean"},
+        {"[{\"pointer\":\"/a\",\"equals\":[\"x\"]}]", JWTK_E_CONFIG, "claims[0].equals: expected a string"},
+        {"[{\"pointer\":\"/a\",\"equals\":{}}]", JWTK_E_CONFIG, "claims[0].equals"},
+        {"[{\"pointer\":\"/a\",\"one_of\":[]}]", JWTK_E_CONFIG, "claims[0].one_of: expected a non-empty array"},
+        {"[{\"pointer\":\"/a\",\"one_of\":\"x\"}]", JWTK_E_CONFIG, "claims[0].one_of"},
+        {"[{\"pointer\":\"/a\",\"contains_all\":[\"x\",null]}]", JWTK_E_CONFIG, "claims[0].contains_all"},
+        {"[{\"pointer\":\"/a\",\"contains_any\":[[\"x\"]]}]", JWTK_E_CONFIG, "claims[0].contains_any"},
+        {"[{\"pointer\":7,\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[0].pointer: expected a string"},
+        {"[{\"pointer\":\"scope\",\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[0]: \"scope\" is not a JSON Pointer"},
+        {"[{\"pointer\":\"/a~2\",\"equals\":\"x\"}]", JWTK_E_CONFIG, "\"~\" must be followed by 0 or 1"},
+        {"[{\"pointer\":\"\",\"equals\":\"x\"}]", JWTK_E_CONFIG, "whole claims set"},
+        {"[{\"pointer\":\"/a\",\"equals\":1e999999}]", JWTK_E_CONFIG, "out of range"},
+        {"[{\"pointer\":\"/a\",\"equals\":\"x\",\"pointer\":\"/b\"}]", JWTK_E_CONFIG, "duplicate"},
+    };
+    size_t i;
+    char config[1024];
+    jwtk_keystore_new(&ks);
+    jwtk_ctx_new(&ctx);
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        int rc;
+        snprintf(config, sizeof config, "{\"claims\":%s}", rows[i].claims);
+        rc = jwtk_verifier_new_ex(config, strlen(config), ks, ctx, &v);
+        CHECK_STATUS(rc, rows[i].status, config);
+        if (rc == JWTK_OK) {
+            jwtk_verifier_free(v);
+            v = NULL;
+        } else {
+            CHECK(v == NULL && strstr(jwtk_ctx_errmsg(ctx), rows[i].mention) != NULL, "errmsg for %s: %s", config,
+                  jwtk_ctx_errmsg(ctx));
+        }
+    }
+    jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+/* Verdicts: met requirements verify, an unmet one is JWTK_CLAIM_REQUIREMENT_FAILED (403,
+ * insufficient_scope) with a reason in errmsg, and only once every other check passed. */
+static void test_claim_requirements_verdicts(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v, *cached;
+    const char *config =
+        "{\"issuers\":[\"" ISS "\"],\"audiences\":[\"api\"],\"leeway\":0,\"claims\":["
+        "{\"pointer\":\"/scope\",\"contains_all\":[\"read\",\"write\"]},{\"pointer\":\"/tenant\",\"equals\":\"acme\"},"
+        "{\"pointer\":\"/https:~1~1example.com~1roles\",\"contains_any\":[\"admin\",\"owner\"]},"
+        "{\"pointer\":\"/email_verified\",\"equals\":true},{\"pointer\":\"/org/tier\",\"one_of\":[2,3]}]}";
+    char cached_config[1024];
+#define REQ_BASE "\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600"
+#define REQ_GOOD "{" REQ_BASE ",\"scope\":\"openid write read\",\"tenant\":\"acme\",\"https://example.com/roles\":[\"owner\"]," \
+                 "\"email_verified\":true,\"org\":{\"tier\":3.0}}"
+    struct { const char *claims; int status; const char *why; } rows[] = {
+        {REQ_GOOD, JWTK_OK, "every requirement met"},
+        {"{" REQ_BASE ",\"scope\":[\"read\",\"write\"],\"tenant\":\"acme\",\"https://example.com/roles\":\"admin\","
+         "\"email_verified\":true,\"org\":{\"tier\":2}}", JWTK_OK, "arrays and space-separated strings alike"},
+        {"{" REQ_BASE ",\"scope\":\"read\",\"tenant\":\"acme\",\"https://example.com/roles\":[\"owner\"],"
+         "\"email_verified\":true,\"org\":{\"tier\":3}}", JWTK_CLAIM_REQUIREMENT_FAILED, "scope lacks write"},
+        {"{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"evil\",\"https://example.com/roles\":[\"owner\"],"
+         "\"email_verified\":true,\"org\":{\"tier\":3}}", JWTK_CLAIM_REQUIREMENT_FAILED, "other tenant"},
+        {"{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"acme\",\"https://example.com/roles\":[\"viewer\"],"
+         "\"email_verified\":true,\"org\":{\"tier\":3}}", JWTK_CLAIM_REQUIREMENT_FAILED, "no accepted role"},
+        {"{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"acme\",\"https://example.com/roles\":[\"owner\"],"
+         "\"email_verified\":\"true\",\"org\":{\"tier\":3}}", JWTK_CLAIM_REQUIREMENT_FAILED, "the string \"true\""},
+        {"{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"acme\",\"https://example.com/roles\":[\"owner\"],"
+         "\"email_verified\":true,\"org\":{\"tier\":4}}", JWTK_CLAIM_REQUIREMENT_FAILED, "tier not in the set"},
+        {"{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"acme\",\"https://example.com/roles\":[\"owner\"],"
+         "\"email_verified\":true}", JWTK_CLAIM_REQUIREMENT_FAILED, "nested claim absent"},
+        {"{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1600000000,\"tenant\":\"evil\"}", JWTK_EXPIRED,
+         "expired first, never insufficient"},
+        {"{\"iss\":\"" ISS "\",\"aud\":\"web\",\"exp\":1700003600}", JWTK_BAD_AUDIENCE, "audience before requirements"},
+    };
+    size_t i;
+    minted t;
+    jwtk_ctx_new(&ctx);
+    v = verifier_with(ks, config);
+    snprintf(cached_config, sizeof cached_config, "%.*s,\"cache\":true}", (int)strlen(config) - 1, config);
+    cached = verifier_with(ks, cached_config);
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        expect(v, ctx, "HS256", HS_HEADER, rows[i].claims, rows[i].status, rows[i].why);
+        expect(cached, ctx, "HS256", HS_HEADER, rows[i].claims, rows[i].status, rows[i].why);
+        expect(cached, ctx, "HS256", HS_HEADER, rows[i].claims, rows[i].status, rows[i].why);
+    }
+    t = mint_token("HS256", HS_HEADER, "{" REQ_BASE ",\"tenant\":\"acme\"}");
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_CLAIM_REQUIREMENT_FAILED, "scope absent");
+    CHECK(strstr(jwtk_ctx_errmsg(ctx), "absent") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    CHECK(jwtk_status_http(JWTK_CLAIM_REQUIREMENT_FAILED) == 403, "403");
+    CHECK(strcmp(jwtk_status_bearer_error(JWTK_CLAIM_REQUIREMENT_FAILED), "insufficient_scope") == 0, "bearer");
+    mint_free(t);
+    {
+        /* The batch path checks requirements too. */
+        minted good = mint_token("HS256", HS_HEADER, REQ_GOOD);
+        minted bad = mint_token("HS256", HS_HEADER, "{" REQ_BASE ",\"tenant\":\"acme\"}");
+        const char *tokens[2] = {good.ptr, bad.ptr};
+        size_t lens[2] = {good.len, bad.len};
+        int statuses[2] = {-100, -100};
+        CHECK_STATUS(jwtk_verify_batch(v, tokens, lens, 2, NOW, statuses), JWTK_OK, "batch");
+        CHECK(statuses[0] == JWTK_OK && statuses[1] == JWTK_CLAIM_REQUIREMENT_FAILED, "batch verdicts %d %d",
+              statuses[0], statuses[1]);
+        mint_free(good);
+        mint_free(bad);
+    }
+#undef REQ_BASE
+#undef REQ_GOOD
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(cached);
     jwtk_keystore_free(ks);
     jwtk_ctx_free(ctx);
 }
@@ -1118,6 +1246,8 @@ int main(int argc, char **argv) {
     test_keystore_loads();
     test_keystore_load_many();
     test_config();
+    test_claim_requirements_config();
+    test_claim_requirements_verdicts();
     test_verify_and_claims();
     test_claim_at();
     test_payload_segment();
