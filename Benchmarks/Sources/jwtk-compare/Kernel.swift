@@ -17,8 +17,28 @@ struct KernelPeer: Sendable {
         secretKey = JWKSet(keys: [secret])
     }
 
-    func verifier(for alg: String, cache: VerifiedTokenCache? = nil) -> JWTVerifier {
-        JWTVerifier(keys: alg == "HS256" ? secretKey : publicKeys, policy: policy, clock: clock, cache: cache)
+    func verifier(for alg: String, cache: VerifiedTokenCache? = nil, policy: ClaimsPolicy? = nil) -> JWTVerifier {
+        JWTVerifier(
+            keys: alg == "HS256" ? secretKey : publicKeys, policy: policy ?? self.policy, clock: clock, cache: cache)
+    }
+
+    /// The policy plus four claim requirements a gateway might set on these Apple ID tokens, one per kind,
+    /// on claims spread over the claims set (the last one after its longest string): the "required" row
+    /// against the "single" row is their cost.
+    var requiring: ClaimsPolicy {
+        var p = policy
+        p.claimRequirements = [
+            try! ClaimRequirement("/email_verified", .equals(true)),
+            try! ClaimRequirement("/real_user_status", .oneOf([1, 2])),
+            try! ClaimRequirement("/amr", .containsAll(["pwd", "hwk"])),
+            try! ClaimRequirement("/sid", .containsAny(["5a2f0c3e-8b7d-4e61-9c0a-2d4b6f8e1a3c"])),
+        ]
+        return p
+    }
+
+    /// `single` under `requiring`.
+    func required(_ token: String, alg: String) throws -> Runner? {
+        Self.loop(verifier(for: alg, policy: requiring), token)
     }
 
     /// The gateway API: the token's bytes in place, the verified view lent to a closure

@@ -40,7 +40,7 @@ struct Options {
                     """
                     usage: jwtk-compare [--seconds S] [--rounds N] [--smoke] [--out results.json]
                                         [--impls jwt-kernel,openssl-raw,openssl-floor,jwt-kit,libjwt] [--algs HS256,...]
-                                        [--modes single,batch,cached,shared] [--no-sweep]
+                                        [--modes single,batch,cached,required,shared] [--no-sweep]
                                         [--fixtures DIR]
                       --seconds  time per cell, split over --rounds rounds (default 2, env BENCH_SECONDS)
                       --smoke    0.2 s per cell, no results.json unless --out; exits 1 if jwt-kernel
@@ -109,6 +109,10 @@ for alg in algorithms {
             try kernel.batch($0, alg: alg, threads: cores)
         })
     cells.append(Cell(impl: "jwt-kernel", alg: alg, mode: "cached", threads: 1) { try kernel.cached($0, alg: alg) })
+    if alg == "HS256" {  // claim requirements cost the same whatever signed the token: one row shows it
+        cells.append(
+            Cell(impl: "jwt-kernel", alg: alg, mode: "required", threads: 1) { try kernel.required($0, alg: alg) })
+    }
     cells += cLibrary.cells(alg)
     // One verifier shared by every thread (no batch API): scaling, and contention beyond the core count.
     if alg == "HS256" || alg == "RS256" {
