@@ -235,6 +235,23 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "required_claims": ["sub"]        at most 64 names that must be present
  *   "nonce": "value"                  expected nonce claim
  *   "typ": "JWT"                      expected header typ (media type, case-insensitive)
+ *   "claims": [{"pointer": "/scope", "contains_all": ["read", "write"]}, {"pointer": "/tenant", "equals": "acme"}]
+ *                                     claim requirements, checked in order after every other check; the
+ *                                     first that fails is JWTK_CLAIM_REQUIREMENT_FAILED (HTTP 403,
+ *                                     "insufficient_scope"). Each is an object with "pointer" (an RFC 6901
+ *                                     JSON Pointer into the claims: "/realm_access/roles", "/roles/0",
+ *                                     "/https:~1~1example.com~1roles"; not "") and exactly one of
+ *                                       "equals": V           the claim is V (a string, number or boolean)
+ *                                       "one_of": [V, ...]    the claim equals one of them
+ *                                       "contains_all": [V, ...]  an array holding each as an element, or a
+ *                                                             string holding each as a space-separated word
+ *                                       "contains_any": [V, ...]  at least one of them, the same way
+ *                                     Values compare by JSON type first ("1" is not 1, "true" not true);
+ *                                     strings by decoded bytes; numbers by exact decimal value (1 == 1.0 ==
+ *                                     10e-1, 2^53+1 != 2^53). An absent claim, or one of another type, fails.
+ *                                     Sets are non-empty; another member, a second condition, null, an array
+ *                                     or object among the values, a bad pointer: JWTK_E_CONFIG naming
+ *                                     "claims[i]" and the member. Checked without allocating.
  *   "max_token_size": 16384           bytes, 1 .. 1073741824
  *   "provider": "apple"               preset: apple, google, facebook, line (issuers, algorithms,
  *                                     required claims; give "audiences"), firebase (give
