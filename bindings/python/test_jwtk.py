@@ -73,6 +73,10 @@ class StatusTableTests(unittest.TestCase):
         self.assertEqual(jwtk.status_bearer_error(8), "invalid_token")
         self.assertIsNone(jwtk.status_bearer_error(19))
         self.assertIsNone(jwtk.status_bearer_error(0))
+        # claim_requirement_failed: a genuine token without the required privilege.
+        self.assertEqual(jwtk.status_name(20), "claim_requirement_failed")
+        self.assertEqual(jwtk.status_http(20), 403)
+        self.assertEqual(jwtk.status_bearer_error(20), "insufficient_scope")
         self.assertEqual(jwtk.status_name(12345), "unknown")
 
     def test_version(self):
@@ -180,6 +184,24 @@ class BindingTests(unittest.TestCase):
             jwtk.Verifier({"jwks_url": "https://x.example/jwks"}, self.ks)
         self.assertEqual(e.exception.name, "bad_config")
         self.assertIn("issuers", e.exception.message)
+
+    def test_claim_requirements(self):
+        policy = attack_config(self.case.get("policy"))
+        claims = json.loads(jwtk_b64(self.case["token"].split(".")[1]))
+        ctx = jwtk.Context()
+        met = jwtk.Verifier(dict(policy, claims=[{"pointer": "/iss", "one_of": ["x", ATTACK_ISSUER]}]), self.ks)
+        self.assertTrue(met.verify(ctx, self.case["token"], now=ATTACK_NOW).ok)
+        unmet = jwtk.Verifier(dict(policy, claims=[{"pointer": "/iss", "equals": "x"}]), self.ks)
+        r = unmet.verify(ctx, self.case["token"], now=ATTACK_NOW)
+        self.assertEqual((r.name, jwtk.status_http(r.status), jwtk.status_bearer_error(r.status)),
+                         ("claim_requirement_failed", 403, "insufficient_scope"))
+        absent = jwtk.Verifier(dict(policy, claims=[{"pointer": "/no-such-claim", "contains_any": [1]}]), self.ks)
+        self.assertEqual(absent.verify(ctx, self.case["token"], now=ATTACK_NOW).name, "claim_requirement_failed")
+        self.assertNotIn("no-such-claim", claims)
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.Verifier(dict(policy, claims=[{"pointer": "/iss", "equals": "x", "strict": True}]), self.ks)
+        self.assertEqual(e.exception.name, "bad_config")
+        self.assertIn('"claims[0].strict"', e.exception.message)
 
     def test_key_errors(self):
         with self.assertRaises(jwtk.JWTKError) as e:
