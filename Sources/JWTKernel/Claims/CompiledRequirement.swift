@@ -93,11 +93,7 @@ struct CompiledClaimValue: Sendable {
     /// as one of its words separated by spaces (U+0020 only, as RFC 6749 section 3.3 writes `scope`).
     func isContained(in span: JSONSpan, _ base: UnsafePointer<UInt8>) -> Bool {
         if span.kind == .array {
-            var hit = false
-            JSONPointer.forEachElement(of: span, in: base) { element in
-                if !hit { hit = equals(element, base) }
-            }
-            return hit
+            return ValidatedJSONWalk.elements(base, arrayAt: span.start) { equals($0, base) }
         }
         guard span.kind == .string, kind == .string else { return false }
         return bytes.withUnsafeBytes { Self.hasWord($0, span, base) }

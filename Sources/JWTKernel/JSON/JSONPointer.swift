@@ -1,5 +1,6 @@
 /// RFC 6901 JSON Pointers ("/address/country", "/roles/0", "/https:~1~1example.com~1roles") over a
-/// document `JSONParser` already validated, by span: nothing is decoded or allocated, so the C
+/// document `JSONParser` already validated, by span (stepped over by `ValidatedJSONWalk`, not parsed
+/// again): nothing is decoded or allocated, so the C
 /// library's `jwtk_claim_at` (per request, allocation-free) and the Swift API's `claim(at:)` walk the
 /// same code. The member search here is also what `jwtk_claim`'s dotted names use.
 @_spi(Internals)
@@ -84,11 +85,12 @@ public enum JSONPointer {
     public static func member(_ token: Token, in doc: UnsafeRawBufferPointer, of object: JSONSpan) -> JSONSpan? {
         guard let base = doc.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var found: JSONSpan?
-        var parser = JSONParser(bytes: base, count: object.end, at: object.start, maxDepth: JSONParser.defaultMaxDepth)
-        // Validated before; a failure here just means "absent". Names are unique (the parser refuses
-        // duplicates), so the first hit is the only one.
-        try? parser.parseObjectMembers(depth: 1) { (name, _, value) throws(JWTError) in
-            if found == nil, matches(name, in: base, token) { found = value }
+        // Validated before, so a structural walk suffices, and it stops at the hit: names are unique (the
+        // parser refuses duplicates), so the first hit is the only one.
+        _ = ValidatedJSONWalk.members(base, objectAt: object.start) { name, value in
+            guard matches(name, in: base, token) else { return false }
+            found = value
+            return true
         }
         return found
     }
@@ -101,9 +103,10 @@ public enum JSONPointer {
         }
         var found: JSONSpan?
         var i = 0
-        forEachElement(of: array, in: base) { value in
-            if i == index { found = value }
+        _ = ValidatedJSONWalk.elements(base, arrayAt: array.start) { value in
+            if i == index { found = value; return true }
             i += 1
+            return false
         }
         return found
     }
@@ -112,9 +115,10 @@ public enum JSONPointer {
     public static func forEachElement(
         of array: JSONSpan, in base: UnsafePointer<UInt8>, _ body: (JSONSpan) -> Void
     ) {
-        var parser = JSONParser(bytes: base, count: array.end, at: array.start, maxDepth: JSONParser.defaultMaxDepth)
-        // Validated before: the walk cannot fail (and a failure would only end it).
-        try? parser.parseArrayElements(depth: 1) { (value) throws(JWTError) in body(value) }
+        _ = ValidatedJSONWalk.elements(base, arrayAt: array.start) { value in
+            body(value)
+            return false
+        }
     }
 
     /// The token as an array index, or nil. More than 18 digits cannot index any document that fits
