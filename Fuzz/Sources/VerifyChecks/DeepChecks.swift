@@ -18,7 +18,9 @@ import FuzzSupport
 //   6. A VerifiedTokenCache never changes an outcome: verifiers sharing one small cache (so
 //      entries get evicted) with the default policy, a later clock, the strict policy and a
 //      rotated key set (without "hs") each give exactly what the same verifier without a
-//      cache gives, on a miss and on a hit.
+//      cache gives, on a miss and on a hit (and with claim requirements).
+//   7. Claim requirements only ever add a claim_requirement_failed to what the default policy decides, and
+//      decide as a reference reading the accepted token's parsed claims does (JSONValue, not the span walk).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -98,6 +100,18 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
         require(cached.check(token) == want.failureValue, "cache (\(name)): check() differs")
     }
 
+    // 7. Claim requirements against the reference.
+    let required = verifyResult(requirementVerifier, token)
+    switch (first, required) {
+    case (.failure(let a), .failure(let b)): require(a == b, "requirements changed an earlier failure: \(a) -> \(b)")
+    case (.failure(let a), .success): invariantFailed("requirements accept what the default refuses (\(a))")
+    case (.success(let jwt), _):
+        let want = referenceRequirementsHold(jwt)
+        require(
+            want ? required.successValue != nil : required.failureValue?.code == .claimRequirementFailed,
+            "claim requirements: \(describe(required)), reference says \(want ? "met" : "unmet")")
+    }
+
     // 5b. Strict policy: a subset of what the default accepts, and only tokens that meet it.
     let strict = verifyResult(strictVerifier, token)
     if case .success(let jwt) = strict {
@@ -118,4 +132,18 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
             require(cv["jti"] != nil && cv["sub"] != nil, "strict: required claims missing")
         }
     }
+}
+
+/// `requirementPolicy`'s two requirements, decided from the parsed claims: `/scope` an array holding the
+/// string "read" or "admin", or a string with one of them as a space-separated word; `/email_verified` true.
+func referenceRequirementsHold(_ jwt: VerifiedJWT) -> Bool {
+    let wanted: Set<String> = ["read", "admin"]
+    let scopeOK: Bool
+    switch jwt.claim(at: "/scope") {
+    case .array(let elements)?: scopeOK = elements.contains { $0.stringValue.map(wanted.contains) ?? false }
+    case .string(let s)?: scopeOK = s.split(separator: " ").contains { wanted.contains(String($0)) }
+    default: scopeOK = false
+    }
+    guard case .bool(true)? = jwt.claims["email_verified"] else { return false }
+    return scopeOK
 }

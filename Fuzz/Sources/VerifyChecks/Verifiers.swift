@@ -21,6 +21,14 @@ let strictPolicy = ClaimsPolicy(
     expectedType: "JWT", expectedNonce: strictNonce)
 let strictVerifier = JWTVerifier(keys: FuzzKeys.withRSASigner, policy: strictPolicy, clock: FixedClock(now))
 
+// 7. Claim requirements: the default policy plus two, on a space-separated string or array and on a
+// boolean, checked against a reference computed from the accepted token's parsed claims.
+let requirementPolicy = ClaimsPolicy(claimRequirements: [
+    try! ClaimRequirement("/scope", .containsAny(["read", "admin"])),
+    try! ClaimRequirement("/email_verified", .equals(true)),
+])
+let requirementVerifier = JWTVerifier(keys: FuzzKeys.withRSASigner, policy: requirementPolicy, clock: FixedClock(now))
+
 // 6. One shared cache, small enough to evict; each cached verifier has an uncached twin.
 let sharedCache = VerifiedTokenCache(.init(capacity: 64, maxTokenSize: 4096, shards: 2))
 let later = now + 7200  // past the fixture tokens' exp (+3600) and the leeway
@@ -40,6 +48,11 @@ let cachedPairs: [(name: String, cached: JWTVerifier, plain: JWTVerifier)] = [
         "strict",
         JWTVerifier(keys: FuzzKeys.withRSASigner, policy: strictPolicy, clock: FixedClock(now), cache: sharedCache),
         strictVerifier
+    ),
+    (
+        "claim requirements",
+        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: requirementPolicy, clock: FixedClock(now), cache: sharedCache),
+        requirementVerifier
     ),
     (
         "rotated keys",

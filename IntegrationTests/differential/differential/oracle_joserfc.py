@@ -12,6 +12,7 @@ from joserfc.jwk import KeySet
 from joserfc.jws import JWSRegistry
 from joserfc.jwt import JWTClaimsRegistry
 
+from . import requirements
 from .policies import Policy
 from .verdict import ALG, CLAIM, EXPIRED, FORMAT, KEY, OTHER, SIGNATURE, Verdict
 
@@ -46,7 +47,8 @@ def verify_batch(policy: Policy, tokens: list[str]) -> list[Verdict]:
                 warnings.simplefilter("ignore")
                 decoded = jwt.decode(token, keyset, registry=registry)
                 claims_rules.validate(decoded.claims)
-            out.append(Verdict(True))
+            out.append(Verdict(True) if requirements.holds(token, policy.requirements)
+                       else Verdict(False, "RequirementNotMet", CLAIM))
         except Exception as error:  # noqa: BLE001  (any failure is a rejection; the name is kept)
             out.append(Verdict(False, type(error).__name__, _reason(error), str(error)[:200]))
     return out

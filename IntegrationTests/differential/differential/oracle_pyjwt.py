@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 import jwt
 import jwt.api_jwt as api_jwt
 
+from . import requirements
 from .policies import Policy
 from .verdict import ALG, CLAIM, EXPIRED, FORMAT, KEY, NOT_YET, OTHER, SIGNATURE, Verdict
 
@@ -66,7 +67,8 @@ def verify_batch(policy: Policy, tokens: list[str]) -> list[Verdict]:
                 verifier.decode(token, key=keys[0].public, algorithms=allowed, options=options,
                                 audience=policy.audiences or None, issuer=policy.issuers or None,
                                 leeway=policy.leeway)
-            out.append(Verdict(True))
+            out.append(Verdict(True) if requirements.holds(token, policy.requirements)
+                       else Verdict(False, "RequirementNotMet", CLAIM))
         except Exception as error:  # noqa: BLE001  (any failure is a rejection; the name is kept)
             out.append(Verdict(False, type(error).__name__, _reason(error), str(error)[:200]))
     return out

@@ -1,8 +1,9 @@
 """A policy is what one jwtk process is run with: a key set and the claims
 rules. Every token of a policy goes through all three verifiers under it."""
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from . import requirements as reqs
 from .keys import KeyPool, TestKey
 
 # (key spec, the JWK's declared alg or None). Together they cover every
@@ -41,6 +42,9 @@ class Policy:
     key_format: str = "jwks"
     # Whether jwtk also gets --alg for each algorithm the key allows (the same set, said twice).
     alg_flags: bool = False
+    # Claim requirements (pointer, kind, values): jwtk gets --claim-* options, the oracles' acceptances are
+    # filtered through requirements.holds.
+    requirements: list = field(default_factory=list)
 
     @property
     def decoy(self) -> TestKey | None:
@@ -55,12 +59,14 @@ class Policy:
         if self.alg_flags:
             for alg in self.signer.allowed_algs:
                 args += ["--alg", alg]
-        return args
+        return args + reqs.jwtk_args(self.requirements)
 
     def describe(self) -> dict:
         return {"name": self.name, "key_format": self.key_format, "alg_flags": self.alg_flags,
                 "issuers": self.issuers, "audiences": self.audiences,
                 "leeway": self.leeway, "now": self.now,
+                "requirements": [[p, k, [str(v) if not isinstance(v, (bool, str)) else v for v in vs]]
+                                 for p, k, vs in self.requirements],
                 "keys": [{"label": k.label, "kid": k.kid} for k in self.keys]}
 
 
@@ -98,5 +104,6 @@ def build_policies(seed: int, pool: KeyPool, copies: int) -> list[Policy]:
             name = f"{spec}-{alg or 'noalg'}-{copy}"
             leeway = rng.choice(LEEWAYS)
             key_format = rng.choice(_key_formats(keys))
-            policies.append(Policy(name, keys, signer, issuers, audiences, leeway, now, key_format, rng.random() < 0.3))
+            policies.append(Policy(name, keys, signer, issuers, audiences, leeway, now, key_format, rng.random() < 0.3,
+                                   reqs.draw(seed, name)))
     return policies

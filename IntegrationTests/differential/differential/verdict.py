@@ -27,5 +27,5 @@ JWTK_REASONS = {
     "bad_signature": SIGNATURE,
     "expired": EXPIRED, "not_yet_valid": NOT_YET, "issued_in_future": NOT_YET,
     "bad_issuer": CLAIM, "bad_audience": CLAIM, "missing_claim": CLAIM, "bad_claim_type": CLAIM, "bad_nonce": CLAIM,
-    "unknown_issuer": CLAIM, "keys_unavailable": KEY,
+    "unknown_issuer": CLAIM, "keys_unavailable": KEY, "claim_requirement_failed": CLAIM,
 }
