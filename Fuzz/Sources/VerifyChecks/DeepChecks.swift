@@ -139,7 +139,7 @@ func deepChecks(_ token: UnsafeRawBufferPointer) {
 func referenceRequirementsHold(_ jwt: VerifiedJWT) -> Bool {
     let wanted: Set<String> = ["read", "admin"]
     let scopeOK: Bool
-    switch jwt.claim(at: "/scope") {
+    switch jwt.claims["scope"] {
     case .array(let elements)?: scopeOK = elements.contains { $0.stringValue.map(wanted.contains) ?? false }
     case .string(let s)?: scopeOK = s.split(separator: " ").contains { wanted.contains(String($0)) }
     default: scopeOK = false
