@@ -33,7 +33,8 @@ enum ClaimRequirementsConfig {
             }
             guard conditions.contains(m.name) else {
                 throw StatusError(
-                    JWTK_E_CONFIG, "unknown config key \"\(key)\" (pointer, equals, one_of, contains_all, contains_any)")
+                    JWTK_E_CONFIG, "unknown config key \"\(key)\" (pointer, equals, one_of, contains_all, contains_any)"
+                )
             }
             guard condition == nil else {
                 throw StatusError(JWTK_E_CONFIG, "\(at): one condition per requirement (\(m.name) is a second)")

@@ -42,7 +42,8 @@ struct ClaimRequirementOptions: ParsableArguments {
         for arg in equals {
             let (pointer, value) = try Self.split(arg, "--claim-equals")
             guard seen.insert(pointer).inserted else {
-                throw ConfigurationError("--claim-equals \(pointer) is given twice (one value; --claim-one-of for a set)")
+                throw ConfigurationError(
+                    "--claim-equals \(pointer) is given twice (one value; --claim-one-of for a set)")
             }
             out.append(try Self.make("--claim-equals", pointer, .equals(value)))
         }

@@ -51,7 +51,8 @@ let cachedPairs: [(name: String, cached: JWTVerifier, plain: JWTVerifier)] = [
     ),
     (
         "claim requirements",
-        JWTVerifier(keys: FuzzKeys.withRSASigner, policy: requirementPolicy, clock: FixedClock(now), cache: sharedCache),
+        JWTVerifier(
+            keys: FuzzKeys.withRSASigner, policy: requirementPolicy, clock: FixedClock(now), cache: sharedCache),
         requirementVerifier
     ),
     (

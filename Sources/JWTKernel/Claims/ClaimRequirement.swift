@@ -39,7 +39,8 @@ public struct ClaimRequirement: Sendable, Hashable {
         }
         switch bytes.withUnsafeBytes({ JSONPointer.validate($0) }) {
         case .noLeadingSlash?:
-            throw ClaimRequirementError("\"\(pointer)\" is not a JSON Pointer: it must start with \"/\" (\"/\(pointer)\")")
+            throw ClaimRequirementError(
+                "\"\(pointer)\" is not a JSON Pointer: it must start with \"/\" (\"/\(pointer)\")")
         case .badEscape?:
             throw ClaimRequirementError("\"\(pointer)\" is not a JSON Pointer: \"~\" must be followed by 0 or 1")
         case nil: break

@@ -11,7 +11,9 @@ final class ClaimRequirementTests: XCTestCase {
     lazy var keys = JWKSet(keys: [try! VerificationKey(hmacSecret: secret, kid: "k")])
 
     /// nil when the token verifies under a policy with exactly these requirements.
-    func outcome(_ claims: String, _ requirements: [ClaimRequirement], cache: VerifiedTokenCache? = nil)
+    func outcome(
+        _ claims: String, _ requirements: [ClaimRequirement], cache: VerifiedTokenCache? = nil
+    )
         -> JWTError?
     {
         let policy = ClaimsPolicy(requireExpiration: false, claimRequirements: requirements)
@@ -32,7 +34,8 @@ final class ClaimRequirementTests: XCTestCase {
     func assertFails(
         _ claims: String, _ r: ClaimRequirement, _ why: String = "", file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertEqual(outcome(claims, [r])?.code, .claimRequirementFailed, "\(claims) under \(r) \(why)", file: file, line: line)
+        XCTAssertEqual(
+            outcome(claims, [r])?.code, .claimRequirementFailed, "\(claims) under \(r) \(why)", file: file, line: line)
     }
 
     // MARK: equals
@@ -50,7 +53,8 @@ final class ClaimRequirementTests: XCTestCase {
     func testEqualsBoolean() {
         assertHolds(#"{"email_verified":true}"#, req("/email_verified", .equals(true)))
         assertFails(#"{"email_verified":false}"#, req("/email_verified", .equals(true)))
-        assertFails(#"{"email_verified":"true"}"#, req("/email_verified", .equals(true)), "the string is not the boolean")
+        assertFails(
+            #"{"email_verified":"true"}"#, req("/email_verified", .equals(true)), "the string is not the boolean")
         assertFails(#"{"email_verified":1}"#, req("/email_verified", .equals(true)))
         assertFails(#"{"email_verified":null}"#, req("/email_verified", .equals(false)))
         assertHolds(#"{"admin":false}"#, req("/admin", .equals(false)))
@@ -118,7 +122,9 @@ final class ClaimRequirementTests: XCTestCase {
         assertFails(#"{"scope":"rea write"}"#, rw)
         assertHolds(#"{"scope":"re\u0061d write"}"#, rw, "escapes decode before splitting")
         assertFails(#"{"scope":""}"#, rw)
-        assertFails(#"{"scope":"read write"}"#, req("/scope", .containsAll(["read write"])), "a value with a space is never a word")
+        assertFails(
+            #"{"scope":"read write"}"#, req("/scope", .containsAll(["read write"])),
+            "a value with a space is never a word")
         assertFails(#"{"scope":"a  b"}"#, req("/scope", .containsAny([""])), "empty words match nothing")
     }
 
@@ -129,7 +135,8 @@ final class ClaimRequirementTests: XCTestCase {
         assertFails(#"{"roles":["admin dev"]}"#, roles, "array elements are not split")
         assertFails(#"{"roles":[]}"#, roles)
         assertFails(#"{"roles":[["admin","dev"]]}"#, roles, "nested arrays are not searched")
-        assertHolds(#"{"roles":["Org Admin"]}"#, req("/roles", .containsAny(["Org Admin"])), "array elements may hold spaces")
+        assertHolds(
+            #"{"roles":["Org Admin"]}"#, req("/roles", .containsAny(["Org Admin"])), "array elements may hold spaces")
         assertHolds(#"{"groups":[1,2.0,true]}"#, req("/groups", .containsAll([2, true])))
         assertFails(#"{"groups":["2"]}"#, req("/groups", .containsAll([2])))
         let any = req("/roles", .containsAny(["admin", "owner"]))
@@ -142,7 +149,8 @@ final class ClaimRequirementTests: XCTestCase {
         let r = req("/x", .containsAny(["1"]))
         for value in ["1", "true", "null", #"{"1":"1"}"#] {
             XCTAssertEqual(
-                outcome("{\"x\":\(value)}", [r])?.message, "a claim that must contain values is neither an array nor a string")
+                outcome("{\"x\":\(value)}", [r])?.message,
+                "a claim that must contain values is neither an array nor a string")
         }
         assertFails(#"{"x":"1"}"#, req("/x", .containsAny([1])), "a number is never a word of a string")
     }
@@ -151,7 +159,8 @@ final class ClaimRequirementTests: XCTestCase {
 
     func testNestedAndEscapedPointers() {
         assertHolds(#"{"realm_access":{"roles":["admin"]}}"#, req("/realm_access/roles", .containsAll(["admin"])))
-        assertHolds(#"{"https://example.com/roles":["admin"]}"#, req("/https:~1~1example.com~1roles", .containsAny(["admin"])))
+        assertHolds(
+            #"{"https://example.com/roles":["admin"]}"#, req("/https:~1~1example.com~1roles", .containsAny(["admin"])))
         assertHolds(#"{"a~b":{"c/d":1}}"#, req("/a~0b/c~1d", .equals(1)))
         assertFails(#"{"a~b":{"c/d":1}}"#, req("/a~1b/c~1d", .equals(1)), "~1 is /, not ~")
         assertHolds(#"{"address":{"country":"FR"}}"#, req("/address/country", .equals("FR")))
@@ -195,16 +204,21 @@ final class ClaimRequirementTests: XCTestCase {
         XCTAssertNil(outcome(claims, [req("/tenant", .equals("acme"))], cache: cache))
         XCTAssertNil(outcome(claims, [req("/tenant", .equals("acme"))], cache: cache))
         XCTAssertEqual(outcome(claims, [req("/tenant", .equals("other"))], cache: cache)?.code, .claimRequirementFailed)
-        XCTAssertEqual(outcome(claims, [req("/tenant", .equals(.number("1")))], cache: cache)?.code, .claimRequirementFailed)
+        XCTAssertEqual(
+            outcome(claims, [req("/tenant", .equals(.number("1")))], cache: cache)?.code, .claimRequirementFailed)
     }
 
     func testMultiIssuerRoutesCheckTheirRequirements() throws {
         let iss = "https://issuer.example"
         let store = KeyStore()
         store.publish(keys, forIssuer: iss)
-        let policy = ClaimsPolicy(issuers: [iss], requireExpiration: false, claimRequirements: [req("/tenant", .equals("acme"))])
-        let v = MultiIssuerVerifier(store: store, issuers: [IssuerConfiguration(issuer: iss, policy: policy)], clock: FixedClock(now))
-        let token = { (claims: String) in AttackSigner.token(header: #"{"alg":"HS256","kid":"k"}"#, claims: claims, key: self.secret) }
+        let policy = ClaimsPolicy(
+            issuers: [iss], requireExpiration: false, claimRequirements: [req("/tenant", .equals("acme"))])
+        let v = MultiIssuerVerifier(
+            store: store, issuers: [IssuerConfiguration(issuer: iss, policy: policy)], clock: FixedClock(now))
+        let token = { (claims: String) in
+            AttackSigner.token(header: #"{"alg":"HS256","kid":"k"}"#, claims: claims, key: self.secret)
+        }
         XCTAssertNil(v.check(token("{\"iss\":\"\(iss)\",\"tenant\":\"acme\"}")))
         XCTAssertEqual(v.check(token("{\"iss\":\"\(iss)\",\"tenant\":\"evil\"}"))?.code, .claimRequirementFailed)
     }
@@ -216,17 +230,20 @@ final class ClaimRequirementTests: XCTestCase {
             do { _ = try ClaimRequirement(pointer, c); return nil } catch { return error.message }
         }
         XCTAssertEqual(message("", .equals("x")), "the pointer is empty, which names the whole claims set, not a claim")
-        XCTAssertEqual(message("scope", .equals("x")), #""scope" is not a JSON Pointer: it must start with "/" ("/scope")"#)
+        XCTAssertEqual(
+            message("scope", .equals("x")), #""scope" is not a JSON Pointer: it must start with "/" ("/scope")"#)
         XCTAssertEqual(message("/a~2", .equals("x")), #""/a~2" is not a JSON Pointer: "~" must be followed by 0 or 1"#)
         XCTAssertEqual(message("/a~", .equals("x")), #""/a~" is not a JSON Pointer: "~" must be followed by 0 or 1"#)
-        XCTAssertEqual(message("/" + String(repeating: "a", count: 1024), .equals("x")), "the pointer is longer than 1024 bytes")
+        XCTAssertEqual(
+            message("/" + String(repeating: "a", count: 1024), .equals("x")), "the pointer is longer than 1024 bytes")
         XCTAssertEqual(message("/p", .oneOf([])), "the set of values is empty")
         XCTAssertEqual(message("/p", .containsAll([])), "the set of values is empty")
         XCTAssertEqual(message("/p", .containsAny([])), "the set of values is empty")
         for bad in ["01", "1.", ".5", "+1", "0x10", "NaN", "1e", " 1", "1 ", "", "-"] {
             XCTAssertEqual(message("/p", .equals(.number(bad))), "\"\(bad)\" is not a JSON number", bad)
         }
-        XCTAssertEqual(message("/p", .oneOf(["a", .number("1e100001")])), "1e100001 is out of range (powers of ten up to 100000)")
+        XCTAssertEqual(
+            message("/p", .oneOf(["a", .number("1e100001")])), "1e100001 is out of range (powers of ten up to 100000)")
         XCTAssertNil(message("/p", .equals(.number("1e99999"))))
         XCTAssertNil(message("/p", .equals(.number("0e999999999"))), "zero has no magnitude to bound")
     }

@@ -33,9 +33,14 @@ final class ValidatedJSONWalkTests: XCTestCase {
         switch span.kind {
         case .object:
             var expected: [(JSONSpan, JSONSpan)] = []
-            try parser.parseObjectMembers(depth: 1) { (name, _, value) throws(JWTError) in expected.append((name, value)) }
+            try parser.parseObjectMembers(depth: 1) { (name, _, value) throws(JWTError) in
+                expected.append((name, value))
+            }
             var got: [(JSONSpan, JSONSpan)] = []
-            XCTAssertFalse(ValidatedJSONWalk.members(base, objectAt: span.start) { got.append(($0, $1)); return false })
+            XCTAssertFalse(
+                ValidatedJSONWalk.members(base, objectAt: span.start) {
+                    got.append(($0, $1)); return false
+                })
             XCTAssertEqual(got.map(\.0), expected.map(\.0))
             XCTAssertEqual(got.map(\.1), expected.map(\.1))
             for (_, value) in expected { try compare(value, raw) }
@@ -43,7 +48,10 @@ final class ValidatedJSONWalkTests: XCTestCase {
             var expected: [JSONSpan] = []
             try parser.parseArrayElements(depth: 1) { (value) throws(JWTError) in expected.append(value) }
             var got: [JSONSpan] = []
-            XCTAssertFalse(ValidatedJSONWalk.elements(base, arrayAt: span.start) { got.append($0); return false })
+            XCTAssertFalse(
+                ValidatedJSONWalk.elements(base, arrayAt: span.start) {
+                    got.append($0); return false
+                })
             XCTAssertEqual(got, expected)
             for value in expected { try compare(value, raw) }
         default: break
@@ -54,7 +62,9 @@ final class ValidatedJSONWalkTests: XCTestCase {
         let bytes = Array(#"{"a":1,"b":2,"c":3}"#.utf8)
         var seen = 0
         let hit = bytes.withUnsafeBufferPointer { b in
-            ValidatedJSONWalk.members(b.baseAddress!, objectAt: 0) { _, _ in seen += 1; return seen == 2 }
+            ValidatedJSONWalk.members(b.baseAddress!, objectAt: 0) { _, _ in
+                seen += 1; return seen == 2
+            }
         }
         XCTAssertTrue(hit)
         XCTAssertEqual(seen, 2)
