@@ -15,7 +15,8 @@ OPTION = {"equals": "--claim-equals", "one_of": "--claim-one-of", "contains_all"
           "contains_any": "--claim-contains-any"}
 
 # Requirements on the claims base.py draws (and the claims mutations change): each holds for some tokens
-# and fails for others (absent, another value, another type).
+# and fails for others (absent, another value, another type). A (pointer, kind) pair appears once: the CLI
+# merges repeated options of one kind and pointer into one set, which two draws must not be read as.
 CANDIDATES = [
     ("/ctx/roles", "contains_all", ["a"]), ("/ctx/roles", "contains_all", ["a", "b"]),
     ("/ctx/roles", "contains_all", ["a", "c"]), ("/ctx/roles", "contains_any", ["c", "b"]),
