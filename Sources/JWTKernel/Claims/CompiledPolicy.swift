@@ -140,7 +140,7 @@ struct CompiledPolicy: Sendable {
             guard c.requiredPresent == all else { throw JWTError(.missingClaim, "a required claim is missing") }
         }
         // Last: a requirement's failure (403) must only ever reach a token that is otherwise valid.
-        for requirement in requirements { try requirement.check(claims) }
+        if !requirements.isEmpty { try CompiledRequirement.checkAll(requirements, claims) }
     }
 
     private static func matchesAny(_ span: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ accepted: [[UInt8]]) -> Bool {

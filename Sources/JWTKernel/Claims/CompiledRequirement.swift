@@ -5,11 +5,21 @@ struct CompiledRequirement: Sendable {
     enum Kind: Sendable { case equals, oneOf, containsAll, containsAny }
 
     let pointer: [UInt8]
+    /// The pointer's first reference token (a top-level claim name, still RFC 6901-escaped) and the rest
+    /// ("" or "/..."): every requirement's top-level claim is found in one walk of the claims.
+    let head: [UInt8]
+    let headEscaped: Bool
+    let rest: [UInt8]
     let kind: Kind
     let values: [CompiledClaimValue]
 
     init(_ r: ClaimRequirement) {
         pointer = Array(r.pointer.utf8)
+        // ClaimRequirement.init checked the syntax: a "/" first.
+        let next = pointer[1...].firstIndex(of: UInt8(ascii: "/")) ?? pointer.count
+        head = Array(pointer[1..<next])
+        headEscaped = head.contains(UInt8(ascii: "~"))
+        rest = Array(pointer[next...])
         switch r.condition {
         case .equals(let v): kind = .equals; values = [CompiledClaimValue(v)]
         case .oneOf(let set): kind = .oneOf; values = set.map(CompiledClaimValue.init)
@@ -20,8 +30,44 @@ struct CompiledRequirement: Sendable {
 
     /// The requirement against a claims set `JSONParser` validated. Every failure is the same code: the
     /// message says which way it failed (absent, wrong type, other value), never with token bytes.
-    func check(_ claims: UnsafeRawBufferPointer) throws(JWTError) {
-        let found = pointer.withUnsafeBytes { JSONPointer.resolve($0, in: claims) }
+    /// Every requirement against a claims set `JSONParser` validated, in order; the first failure throws.
+    /// One walk over the claims finds each requirement's top-level member (stopping once all are found),
+    /// so a few requirements cost about one lookup, not one walk each.
+    static func checkAll(_ requirements: [CompiledRequirement], _ claims: UnsafeRawBufferPointer) throws(JWTError) {
+        guard let root = JSONPointer.root(of: claims), root.kind == .object else {
+            throw JWTError(.claimRequirementFailed, "a claim a requirement names is absent")
+        }
+        let base = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let n = requirements.count
+        let failure = withUnsafeTemporaryAllocation(of: JSONSpan.self, capacity: n) { found -> JWTError? in
+            let none = JSONSpan(start: -1, end: -1, kind: .null)  // not found (yet)
+            found.initialize(repeating: none)
+            var missing = n
+            _ = ValidatedJSONWalk.members(base, objectAt: root.start, end: root.end) { name, value in
+                for i in 0..<n where found[i].start < 0 && requirements[i].isHead(name, base) {
+                    found[i] = value
+                    missing -= 1
+                }
+                return missing == 0
+            }
+            for i in 0..<n {
+                do throws(JWTError) { try requirements[i].check(found[i].start < 0 ? nil : found[i], claims) } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    @inline(__always)
+    private func isHead(_ name: JSONSpan, _ base: UnsafePointer<UInt8>) -> Bool {
+        head.withUnsafeBytes { JSONPointer.matches(name, in: base, JSONPointer.Token($0, escaped: headEscaped)) }
+    }
+
+    /// The requirement, given the span of its top-level claim (nil: absent).
+    func check(_ top: JSONSpan?, _ claims: UnsafeRawBufferPointer) throws(JWTError) {
+        let found = top.flatMap { top in rest.withUnsafeBytes { JSONPointer.resolve($0, in: claims, from: top) } }
         guard let span = found else {
             throw JWTError(.claimRequirementFailed, "a claim a requirement names is absent")
         }
@@ -93,7 +139,7 @@ struct CompiledClaimValue: Sendable {
     /// as one of its words separated by spaces (U+0020 only, as RFC 6749 section 3.3 writes `scope`).
     func isContained(in span: JSONSpan, _ base: UnsafePointer<UInt8>) -> Bool {
         if span.kind == .array {
-            return ValidatedJSONWalk.elements(base, arrayAt: span.start) { equals($0, base) }
+            return ValidatedJSONWalk.elements(base, arrayAt: span.start, end: span.end) { equals($0, base) }
         }
         guard span.kind == .string, kind == .string else { return false }
         return bytes.withUnsafeBytes { Self.hasWord($0, span, base) }

@@ -45,7 +45,16 @@ public enum JSONPointer {
     /// The value `pointer` names in `doc`; nil when absent. `pointer` must have passed `validate` and
     /// `doc` the strict parser (an unreadable part reads as absent, never as a guess).
     public static func resolve(_ pointer: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer) -> JSONSpan? {
-        guard var current = root(of: doc) else { return nil }
+        guard let top = root(of: doc) else { return nil }
+        return resolve(pointer, in: doc, from: top)
+    }
+
+    /// `pointer` resolved from the value `from` (a span in `doc`) instead of the root: claim requirements
+    /// find every first step in one walk of the claims, then resolve the rest of each pointer here.
+    static func resolve(
+        _ pointer: UnsafeRawBufferPointer, in doc: UnsafeRawBufferPointer, from: JSONSpan
+    ) -> JSONSpan? {
+        var current = from
         var start = 1  // past the leading "/"; the empty pointer skips the loop and names the root
         while start <= pointer.count, !pointer.isEmpty {
             var end = start, escaped = false
@@ -87,7 +96,7 @@ public enum JSONPointer {
         var found: JSONSpan?
         // Validated before, so a structural walk suffices, and it stops at the hit: names are unique (the
         // parser refuses duplicates), so the first hit is the only one.
-        _ = ValidatedJSONWalk.members(base, objectAt: object.start) { name, value in
+        _ = ValidatedJSONWalk.members(base, objectAt: object.start, end: object.end) { name, value in
             guard matches(name, in: base, token) else { return false }
             found = value
             return true
@@ -103,7 +112,7 @@ public enum JSONPointer {
         }
         var found: JSONSpan?
         var i = 0
-        _ = ValidatedJSONWalk.elements(base, arrayAt: array.start) { value in
+        _ = ValidatedJSONWalk.elements(base, arrayAt: array.start, end: array.end) { value in
             if i == index { found = value; return true }
             i += 1
             return false
@@ -115,7 +124,7 @@ public enum JSONPointer {
     public static func forEachElement(
         of array: JSONSpan, in base: UnsafePointer<UInt8>, _ body: (JSONSpan) -> Void
     ) {
-        _ = ValidatedJSONWalk.elements(base, arrayAt: array.start) { value in
+        _ = ValidatedJSONWalk.elements(base, arrayAt: array.start, end: array.end) { value in
             body(value)
             return false
         }

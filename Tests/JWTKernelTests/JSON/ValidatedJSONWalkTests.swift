@@ -38,7 +38,7 @@ final class ValidatedJSONWalkTests: XCTestCase {
             }
             var got: [(JSONSpan, JSONSpan)] = []
             XCTAssertFalse(
-                ValidatedJSONWalk.members(base, objectAt: span.start) {
+                ValidatedJSONWalk.members(base, objectAt: span.start, end: span.end) {
                     got.append(($0, $1)); return false
                 })
             XCTAssertEqual(got.map(\.0), expected.map(\.0))
@@ -49,7 +49,7 @@ final class ValidatedJSONWalkTests: XCTestCase {
             try parser.parseArrayElements(depth: 1) { (value) throws(JWTError) in expected.append(value) }
             var got: [JSONSpan] = []
             XCTAssertFalse(
-                ValidatedJSONWalk.elements(base, arrayAt: span.start) {
+                ValidatedJSONWalk.elements(base, arrayAt: span.start, end: span.end) {
                     got.append($0); return false
                 })
             XCTAssertEqual(got, expected)
@@ -62,7 +62,7 @@ final class ValidatedJSONWalkTests: XCTestCase {
         let bytes = Array(#"{"a":1,"b":2,"c":3}"#.utf8)
         var seen = 0
         let hit = bytes.withUnsafeBufferPointer { b in
-            ValidatedJSONWalk.members(b.baseAddress!, objectAt: 0) { _, _ in
+            ValidatedJSONWalk.members(b.baseAddress!, objectAt: 0, end: b.count) { _, _ in
                 seen += 1; return seen == 2
             }
         }
