@@ -916,6 +916,10 @@ def part_key_sources(a, w, keys):
         f'    location /mixup/ {{ auth_jwt "api"; jwtk_oidc {mixup.issuer}; {PROXY} }}',
         '    location /google/ { auth_jwt "api"; jwtk_provider google; jwtk_audience client-1; '
         f"auth_jwt_key_file {w}-keys.json; {PROXY} }}",
+        f'    location /claims/ {{ auth_jwt "api"; auth_jwt_key_file {w}-keys.json; '
+        "jwtk_claim_contains_all /scope read write; jwtk_claim_equals /tenant acme; "
+        "jwtk_claim_contains_any /https:~1~1example.com~1roles admin ops; jwtk_claim_equals /email_verified true; "
+        f"jwtk_claim_one_of /org/id 42 43; {PROXY} }}",
         "  }"]))
     ngx = Ngx(w, text, port)
     try:
@@ -936,6 +940,23 @@ def part_key_sources(a, w, keys):
                tok(keys.rs1, **dict(g, aud="client-2")))
         expect(ngx, "jwtk_provider google: another issuer is refused", "/google/a", 401,
                tok(keys.rs1, **dict(g, iss="https://issuer.test")))
+        ok = {"scope": "openid read write", "tenant": "acme", "https://example.com/roles": ["viewer", "ops"],
+              "email_verified": True, "org": {"id": 42}}
+        scope = 'Bearer realm="api", error="insufficient_scope"'
+        expect(ngx, "jwtk_claim_*: every requirement met", "/claims/a", 200, tok(keys.rs1, **ok))
+        for name, change in (("a scope word missing", {"scope": "openid read"}),
+                             ("another tenant", {"tenant": "other"}),
+                             ("no role of the set", {"https://example.com/roles": ["viewer"]}),
+                             ("email_verified the string \"true\"", {"email_verified": "true"}),
+                             ("org.id outside the set", {"org": {"id": 44}}),
+                             ("tenant missing", {"tenant": None})):
+            expect(ngx, f"jwtk_claim_*: {name} -> 403 insufficient_scope", "/claims/a", 403,
+                   tok(keys.rs1, **dict(ok, **change)), www=scope)
+        rc, out = nginx_t(f"{w}-bad", conf(a, f"{w}-bad", f"  server {{ listen 127.0.0.1:{free_port()}; location / {{ "
+                                            f'auth_jwt "r"; auth_jwt_key_file {w}-keys.json; '
+                                            "jwtk_claim_equals tenant acme; return 204; } }"))
+        check(rc == 1 and "is not a JSON Pointer" in out, "jwtk_claim_equals with a name that is not a JSON Pointer: refused by "
+              "nginx -t with libjwtk's message", out.strip()[-300:])
     finally:
         rc = ngx.stop()
         check(rc == 0 and not ngx.bad_lines(), "key sources: clean exit, no crash", str(rc))

@@ -67,6 +67,14 @@ static ngx_command_t ngx_http_jwtk_commands[] = {
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, algorithms), NULL },
     { ngx_string("jwtk_require_claim"), JWTK_LOC | NGX_CONF_1MORE, ngx_http_jwtk_words,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, required_claims), NULL },
+    { ngx_string("jwtk_claim_equals"), JWTK_LOC | NGX_CONF_TAKE2, ngx_http_jwtk_claim_requirement,
+      NGX_HTTP_LOC_CONF_OFFSET, 0, NULL },
+    { ngx_string("jwtk_claim_one_of"), JWTK_LOC | NGX_CONF_2MORE, ngx_http_jwtk_claim_requirement,
+      NGX_HTTP_LOC_CONF_OFFSET, 1, NULL },
+    { ngx_string("jwtk_claim_contains_all"), JWTK_LOC | NGX_CONF_2MORE, ngx_http_jwtk_claim_requirement,
+      NGX_HTTP_LOC_CONF_OFFSET, 2, NULL },
+    { ngx_string("jwtk_claim_contains_any"), JWTK_LOC | NGX_CONF_2MORE, ngx_http_jwtk_claim_requirement,
+      NGX_HTTP_LOC_CONF_OFFSET, 3, NULL },
     { ngx_string("jwtk_require_exp"), JWTK_LOC | NGX_CONF_FLAG, ngx_conf_set_flag_slot,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, require_exp), NULL },
     { ngx_string("jwtk_cache"), JWTK_LOC | NGX_CONF_FLAG, ngx_conf_set_flag_slot,
@@ -176,6 +184,7 @@ ngx_http_jwtk_create_loc_conf(ngx_conf_t *cf)
     conf->audiences = NGX_CONF_UNSET_PTR;
     conf->algorithms = NGX_CONF_UNSET_PTR;
     conf->required_claims = NGX_CONF_UNSET_PTR;
+    conf->claim_requirements = NGX_CONF_UNSET_PTR;
     conf->require_exp = NGX_CONF_UNSET;
     conf->cache = NGX_CONF_UNSET;
     conf->max_token_size = NGX_CONF_UNSET_SIZE;
@@ -213,6 +222,7 @@ ngx_http_jwtk_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_ptr_value(conf->audiences, prev->audiences, NULL);
     ngx_conf_merge_ptr_value(conf->algorithms, prev->algorithms, NULL);
     ngx_conf_merge_ptr_value(conf->required_claims, prev->required_claims, NULL);
+    ngx_conf_merge_ptr_value(conf->claim_requirements, prev->claim_requirements, NULL);
     ngx_conf_merge_value(conf->require_exp, prev->require_exp, 0);
     ngx_conf_merge_value(conf->cache, prev->cache, 0);
     ngx_conf_merge_size_value(conf->max_token_size, prev->max_token_size, 16384);

@@ -101,6 +101,7 @@ typedef struct {
     ngx_array_t               *audiences;
     ngx_array_t               *algorithms;
     ngx_array_t               *required_claims;
+    ngx_array_t               *claim_requirements; /* ngx_str_t: libjwtk "claims" entries, JSON objects */
     ngx_flag_t                 require_exp;
     ngx_flag_t                 cache;
     size_t                     max_token_size;
@@ -146,6 +147,8 @@ jwtk_ctx *ngx_http_jwtk_worker_ctx(void);
 /* ngx_http_jwtk_policy.c */
 char *ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);
 u_char *ngx_http_jwtk_quote(u_char *p, u_char *last, const u_char *s, size_t n);
+
+char *ngx_http_jwtk_claim_requirement(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 
 /* ngx_http_jwtk_keys.c */
 char *ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);

@@ -231,6 +231,18 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_member_list(&j, "audiences", conf->audiences);
     ngx_http_jwtk_member_list(&j, "algorithms", conf->algorithms);
     ngx_http_jwtk_member_list(&j, "required_claims", conf->required_claims);
+    if (conf->claim_requirements != NULL) {
+        ngx_http_jwtk_member(&j, "claims");
+        ngx_http_jwtk_literal(&j, "[");
+        w = conf->claim_requirements->elts;
+        for (i = 0; i < conf->claim_requirements->nelts; i++) {
+            if (i) {
+                ngx_http_jwtk_literal(&j, ",");
+            }
+            ngx_http_jwtk_append(&j, w[i].data, w[i].len);
+        }
+        ngx_http_jwtk_literal(&j, "]");
+    }
     ngx_http_jwtk_member_number(&j, "leeway", conf->leeway);
     ngx_http_jwtk_member(&j, "require_exp");
     if (conf->require_exp) {
@@ -300,5 +312,102 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
         return NGX_CONF_ERROR;
     }
     *slot = policy;
+    return NGX_CONF_OK;
+}
+
+
+/* A JSON number (RFC 8259 section 6), the whole of s[0..n). */
+static ngx_uint_t
+ngx_http_jwtk_is_number(const u_char *s, size_t n)
+{
+    size_t i = 0, d;
+
+    if (i < n && s[i] == '-') {
+        i++;
+    }
+    if (i < n && s[i] == '0') {
+        i++;
+    } else {
+        for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++) { /* void */ }
+        if (i == d) {
+            return 0;
+        }
+    }
+    if (i < n && s[i] == '.') {
+        for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++) { /* void */ }
+        if (i == d) {
+            return 0;
+        }
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) {
+            i++;
+        }
+        for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++) { /* void */ }
+        if (i == d) {
+            return 0;
+        }
+    }
+    return i == n;
+}
+
+
+/*
+ * jwtk_claim_equals POINTER VALUE;  jwtk_claim_one_of / _contains_all / _contains_any POINTER VALUE ...;
+ * (cmd->offset: which). A libjwtk "claims" entry: {"pointer": ..., "<condition>": ...}. A value is JSON when
+ * it reads as true, false, a JSON number or a "quoted" string (write '"true"' for the string), as the CLI's
+ * --claim-* options read it; anything else is a string. A level with any of these replaces the inherited
+ * ones.
+ */
+char *
+ngx_http_jwtk_claim_requirement(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    static const char *const   conditions[] = { "equals", "one_of", "contains_all", "contains_any" };
+    ngx_http_jwtk_loc_conf_t  *jcf = conf;
+    ngx_http_jwtk_json_t       j = { cf->pool, NULL, 0, 0, 0 };
+    ngx_str_t                 *value = cf->args->elts, *entry;
+    ngx_uint_t                 i;
+    u_char                    *v;
+    size_t                     n;
+
+    if (jcf->claim_requirements == NGX_CONF_UNSET_PTR) {
+        jcf->claim_requirements = ngx_array_create(cf->pool, 4, sizeof(ngx_str_t));
+        if (jcf->claim_requirements == NULL) {
+            return NGX_CONF_ERROR;
+        }
+    }
+    ngx_http_jwtk_literal(&j, "{\"pointer\":");
+    ngx_http_jwtk_append_string(&j, value[1].data, value[1].len);
+    ngx_http_jwtk_literal(&j, ",");
+    ngx_http_jwtk_append_string(&j, (const u_char *) conditions[cmd->offset], ngx_strlen(conditions[cmd->offset]));
+    ngx_http_jwtk_literal(&j, ":");
+    if (cmd->offset != 0) {
+        ngx_http_jwtk_literal(&j, "[");
+    }
+    for (i = 2; i < cf->args->nelts; i++) {
+        if (i > 2) {
+            ngx_http_jwtk_literal(&j, ",");
+        }
+        v = value[i].data;
+        n = value[i].len;
+        if ((n == 4 && ngx_strncmp(v, "true", 4) == 0) || (n == 5 && ngx_strncmp(v, "false", 5) == 0)
+            || ngx_http_jwtk_is_number(v, n) || (n >= 2 && v[0] == '"' && v[n - 1] == '"'))
+        {
+            ngx_http_jwtk_append(&j, v, n);      /* JSON as written; libjwtk checks it */
+        } else {
+            ngx_http_jwtk_append_string(&j, v, n);
+        }
+    }
+    if (cmd->offset != 0) {
+        ngx_http_jwtk_literal(&j, "]");
+    }
+    ngx_http_jwtk_literal(&j, "}");
+    entry = ngx_array_push(jcf->claim_requirements);
+    if (j.failed || entry == NULL) {
+        return NGX_CONF_ERROR;
+    }
+    entry->data = j.data;
+    entry->len = j.len;
     return NGX_CONF_OK;
 }
