@@ -1040,9 +1040,11 @@ def part_valgrind(a, w, keys):
 
 def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
     """Load with key rotation (at the JWKS server and in a key file) and HUP reloads. Keys rotate as an IdP
-    publishes them: the set at step i is {k_i, k_i+1}, tokens are signed with k_i, so a token is always in
-    the previous and the current set (key cache 1 s < rotation period); the key file rotates the same way
-    at each HUP (old workers hold the previous file). Every request must get its expected status (200, or 401 for the tampered tenth)."""
+    publishes them: the set at step i is {k_i-1, k_i, k_i+1} (previous, current, next), tokens are signed with
+    k_i, so a token is in the set a worker holds (key cache 1 s < rotation period) and in the set just
+    published (a client may read step i just before the rotation and send after it: with only {k_i+1, k_i+2}
+    published then, a fresh worker would rightly refuse k_i); the key file rotates the same way at each HUP
+    (old workers hold the previous file). Every request must get its expected status (200, or 401 for the tampered tenth)."""
     os.makedirs(w, exist_ok=True)
     prep(w)
     ring = [ec_key(f"k{i}") for i in range(8)]
@@ -1050,15 +1052,18 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
     bad = [tok(k, sign_with=ec_key(k.kid)) for k in ring]
     step = {"i": 0, "f": 0}   # i: the JWKS server's step; f: the key file's (changes only with a HUP)
 
+    def ring_set(i):
+        return jwks(ring[(i - 1) % 8], ring[i % 8], ring[(i + 1) % 8])
+
     def publish(i):
-        srv.body = jwks(ring[i % 8], ring[(i + 1) % 8])
+        srv.body = ring_set(i)
 
     def publish_file(i):
         with open(f"{w}/rot.json.tmp", "w") as f:
-            f.write(jwks(ring[i % 8], ring[(i + 1) % 8]))
+            f.write(ring_set(i))
         os.replace(f"{w}/rot.json.tmp", f"{w}/rot.json")
 
-    srv = JWKS(jwks(ring[0], ring[1]))
+    srv = JWKS(ring_set(0))
     publish_file(0)
     port, bport = free_port(), free_port()
     text = conf(a, w, "\n".join([
@@ -1116,7 +1121,7 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
     while time.time() < end:
         now = time.time()
         if now >= next_rot:
-            publish(step["i"] + 1)    # publish {k_i+1, k_i+2}, then sign with k_i+1 (in the old set too)
+            publish(step["i"] + 1)    # publish {k_i, k_i+1, k_i+2}, then sign with k_i+1 (in the old set too)
             step["i"] += 1
             rotations += 1
             next_rot = now + rotate_every

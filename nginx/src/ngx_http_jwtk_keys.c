@@ -341,6 +341,9 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
         if (kr->body != NULL && kr->failed != 0 && now - kr->failed < 1) {
             continue;   /* failing: retried at most once a second, the held keys serve meanwhile */
         }
+        if (kr->body != NULL && kr->in_flight != 0 && ngx_current_msec - kr->in_flight < 10000) {
+            continue;   /* one subrequest at a time per worker (bounded, in case one never reports back) */
+        }
         ps = ngx_palloc(r->pool, sizeof(ngx_http_post_subrequest_t));
         if (ps == NULL) {
             return NGX_ERROR;
@@ -348,6 +351,8 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
         ps->handler = ngx_http_jwtk_key_request_done;
         ps->data = ctx;
         ctx->fetching = kr;
+        ctx->asked = ngx_current_msec;
+        kr->in_flight = ngx_current_msec;
         ctx->key_result = NGX_AGAIN;
         ctx->next_request++;
         if (ngx_http_subrequest(r, &kr->uri, NULL, &sr, ps, NGX_HTTP_SUBREQUEST_WAITED) != NGX_OK) {
@@ -430,6 +435,9 @@ ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc)
         return rc;
     }
     ctx->key_result = NGX_ERROR;
+    if (kr->in_flight == ctx->asked) {
+        kr->in_flight = 0;
+    }
     if (rc != NGX_OK || sr->headers_out.status < 200 || sr->headers_out.status > 299 || cap == NULL
         || cap->too_big || cap->body_len == 0)
     {
@@ -441,6 +449,11 @@ ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data, ngx_int_t rc)
         kr->failed = ngx_time();
         return rc;
     }
+    if (kr->body != NULL && ctx->asked < kr->asked) {
+        ctx->key_result = NGX_OK;   /* an answer older than the one held (it was slower): the held one stays */
+        return rc;
+    }
+    kr->asked = ctx->asked;
     if (kr->body == NULL || kr->len != cap->body_len || ngx_memcmp(kr->body, cap->body, cap->body_len) != 0) {
         if (kr->body != NULL) {
             ngx_free(kr->body);

@@ -51,6 +51,8 @@ typedef struct {
     size_t      len;
     time_t      fetched;        /* when it last answered 2xx (0: never) */
     time_t      failed;         /* when it last failed (0: not since the last success) */
+    ngx_msec_t  asked;          /* when the answer held was asked for: a slower, older answer never replaces it */
+    ngx_msec_t  in_flight;      /* when this worker's running subrequest for it started (0: none) */
 } ngx_http_jwtk_key_request_t;
 
 /* The key sources of one configuration level and the keystore they feed. Levels without key
@@ -125,6 +127,7 @@ typedef struct {
     ngx_int_t    answer;          /* what the handler returned once done (NGX_OK or an HTTP status) */
     ngx_uint_t   next_request;    /* the next key subrequest to consider */
     ngx_http_jwtk_key_request_t *fetching;   /* the key subrequest running for this request */
+    ngx_msec_t   asked;           /* when it started */
     ngx_int_t    key_result;      /* its outcome: NGX_OK, NGX_ERROR, NGX_AGAIN (running) */
     unsigned     done:1;
     unsigned     fetched:1;       /* a key subrequest answered during this request */
