@@ -6,12 +6,18 @@ let package = Package(
     products: [
         .library(name: "JWTKernel", targets: ["JWTKernel"]),
         .library(name: "JWTKernelRemote", targets: ["JWTKernelRemote"]),
+        // Swift server conventions (swift-service-lifecycle, swift-log, swift-metrics) over JWTKernelRemote;
+        // the C library (jwtkc) does not link it, so libjwtk.so.0 gains no dependency.
+        .library(name: "JWTKernelServer", targets: ["JWTKernelServer"]),
         .executable(name: "jwtk", targets: ["jwtk"]),
         // The C library. Not named "jwtk" (the CLI has that name); `make install PREFIX=DIR` ships it as libjwtk.so.0.
         .library(name: "jwtkc", type: .dynamic, targets: ["JWTKernelC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +57,19 @@ let package = Package(
             dependencies: ["JWTKernel", "CCurl"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The refresher as a ServiceLifecycle `Service`, its events through swift-log, its counters and
+        // verification results through swift-metrics. Only Swift servers link it.
+        .target(
+            name: "JWTKernelServer",
+            dependencies: [
+                "JWTKernel",
+                "JWTKernelRemote",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "jwtk",
             dependencies: [
@@ -80,6 +99,16 @@ let package = Package(
             name: "JWTKernelRemoteTests",
             dependencies: ["JWTKernelRemote", "JWTKernel"],
             resources: [.copy("Fixtures"), .copy("Server")]
+        ),
+        .testTarget(
+            name: "JWTKernelServerTests",
+            dependencies: [
+                "JWTKernelServer", "JWTKernelRemote", "JWTKernel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ]
 )

@@ -69,12 +69,21 @@ extension KeyRefresher {
                 d.stats.consecutiveFailures = 0
                 d.stats.lastError = nil
                 d.stats.lastSuccessUnix = wallClock.now()
+                emitLocked(KeyRefresherEvent(kind: .documentRefreshed, issuer: s.issuer, url: discovery.documentURL))
             case .failure(let error):
                 d.stats.failures[error.reason.rawValue, default: 0] += 1
                 d.stats.consecutiveFailures += 1
                 d.stats.lastError = error.description
                 d.lastFailure = error
                 d.nextAttemptAt = now + discovery.documentPolicy.backoff(afterFailures: d.stats.consecutiveFailures)
+                emitLocked(
+                    {
+                        var event = KeyRefresherEvent(
+                            kind: .documentFailed, issuer: s.issuer, url: discovery.documentURL,
+                            reason: error.reason.rawValue, message: error.message)
+                        event.consecutiveFailures = d.stats.consecutiveFailures
+                        return event
+                    }())
             }
             s.discovery = d
         }

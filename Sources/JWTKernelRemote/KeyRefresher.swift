@@ -35,6 +35,10 @@ public final class KeyRefresher: @unchecked Sendable {
     private var states: [IssuerRefreshState] = []
     private var thread: pthread_t?
     private var stopping = false
+    /// The observer and the events waiting for it (queued only while there is one); delivered
+    /// outside the lock by `deliverEvents()`.
+    private var observer: (@Sendable (KeyRefresherEvent) -> Void)?
+    private var pendingEvents: [KeyRefresherEvent] = []
 
     public init(
         store: KeyStore, policy: RefreshPolicy = RefreshPolicy(), clock: any RefreshClock = MonotonicClock(),
@@ -140,6 +144,36 @@ public final class KeyRefresher: @unchecked Sendable {
     /// Wakes the thread to re-read the clock (tests that move an injected clock).
     public func wake() { signal.signal() }
 
+    // MARK: Events
+
+    /// Sets (or, with nil, removes) the one observer of this refresher's events: each fetch's outcome,
+    /// keys turning stale, keys withdrawn, discovery documents (`KeyRefresherEvent`). It is called on the
+    /// thread that did the work (the refresher's, or a `refreshNow` caller's), never under the
+    /// refresher's lock, one event at a time per thread; it must not block for long (a log call).
+    public func observe(_ observer: (@Sendable (KeyRefresherEvent) -> Void)?) {
+        signal.withLock {
+            self.observer = observer
+            if observer == nil { pendingEvents.removeAll() }
+        }
+    }
+
+    /// Under the lock: queues `event` if someone observes.
+    func emitLocked(_ event: @autoclosure () -> KeyRefresherEvent) {
+        if observer != nil { pendingEvents.append(event()) }
+    }
+
+    /// Hands the queued events to the observer, outside the lock.
+    func deliverEvents() {
+        let (events, observer) = signal.withLock {
+            () -> ([KeyRefresherEvent], (@Sendable (KeyRefresherEvent) -> Void)?) in
+            guard !pendingEvents.isEmpty else { return ([], nil) }
+            defer { pendingEvents.removeAll(keepingCapacity: true) }
+            return (pendingEvents, self.observer)
+        }
+        guard let observer else { return }
+        for event in events { observer(event) }
+    }
+
     /// The refresher thread's name, as `ps -L` and /proc/PID/task/TID/comm show it.
     public static let threadName = "jwtk-refresh"
 
@@ -183,6 +217,7 @@ public final class KeyRefresher: @unchecked Sendable {
             perform(state, due)
             fetches += (due.keys ? 1 : 0) + (due.document ? 1 : 0)
         }
+        deliverEvents()  // what the last pass's expire() decided
         return fetches
     }
 
@@ -223,6 +258,7 @@ public final class KeyRefresher: @unchecked Sendable {
             s.isStale = false
             s.etag = nil
             s.stats.lastError = "keys withdrawn: no successful refresh for \(Int(s.policy.maxStaleness)) s"
+            emitLocked(KeyRefresherEvent(kind: .keysWithdrawn, issuer: s.issuer, message: s.stats.lastError))
             if let local = s.localKeys {
                 store.publish(local, forIssuer: s.issuer)
             } else {
@@ -231,6 +267,9 @@ public final class KeyRefresher: @unchecked Sendable {
         } else if let fresh = s.freshUntil, now >= fresh, !s.isStale {
             s.isStale = true
             store.setStale(true, forIssuer: s.issuer)
+            emitLocked(
+                KeyRefresherEvent(
+                    kind: .keysStale, issuer: s.issuer, message: s.stats.lastError ?? "no successful refresh"))
         }
     }
 
@@ -239,6 +278,7 @@ public final class KeyRefresher: @unchecked Sendable {
     /// With discovery, the document first (KeyRefresher+Discovery.swift), so keys due in the same pass
     /// come from the jwks_uri it names.
     private func perform(_ s: IssuerRefreshState, _ due: IssuerRefreshState.Due) {
+        defer { deliverEvents() }
         if due.document { refreshDocument(s) }
         guard due.keys else {
             signal.withLock {
@@ -312,11 +352,30 @@ public final class KeyRefresher: @unchecked Sendable {
                 s.stats.lastError = nil
                 s.stats.lastSuccessAt = now
                 s.stats.lastSuccessUnix = wallClock.now()
+                emitLocked(
+                    {
+                        var event = KeyRefresherEvent(
+                            kind: keys == nil ? .keysNotModified : .keysRefreshed, issuer: s.issuer,
+                            url: source.map { String(describing: $0) })
+                        event.keysLoaded = s.stats.keysLoaded
+                        event.keysRejected = s.stats.keysRejected
+                        event.byUnknownKid = due.byUnknownKid
+                        return event
+                    }())
             case .failure(let error):
                 s.stats.failures[error.reason.rawValue, default: 0] += 1
                 s.stats.consecutiveFailures += 1
                 s.stats.lastError = error.description
                 s.nextAttemptAt = now + s.policy.backoff(afterFailures: s.stats.consecutiveFailures)
+                emitLocked(
+                    {
+                        var event = KeyRefresherEvent(
+                            kind: .fetchFailed, issuer: s.issuer, url: source.map { String(describing: $0) },
+                            reason: error.reason.rawValue, message: error.message)
+                        event.consecutiveFailures = s.stats.consecutiveFailures
+                        event.byUnknownKid = due.byUnknownKid
+                        return event
+                    }())
             }
             s.inFlight = false
             s.unknownKidPending.store(false, ordering: .releasing)
