@@ -230,3 +230,39 @@ struct UnkeyedJSONContainer: UnkeyedDecodingContainer {
 
     mutating func superDecoder() throws -> any Decoder { try next(JSONValue.self) }
 }
+
+/// A `JSONValue` member of a typed claims struct takes that claim as it is (from `JSONValueDecoder`, the
+/// tree itself, numbers with their original text); from another decoder, rebuilt from its containers.
+extension JSONValue: Decodable {
+    public init(from decoder: any Decoder) throws {
+        if let tree = decoder as? JSONTreeDecoder {
+            self = tree.value
+            return
+        }
+        if let keyed = try? decoder.container(keyedBy: JSONCodingKey.self) {
+            self = .object(
+                try keyed.allKeys.map { Member(name: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0)) })
+            return
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !unkeyed.isAtEnd { elements.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(elements)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let b = try? single.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? single.decode(Int64.self) {
+            self = .number(String(n))
+        } else if let n = try? single.decode(UInt64.self) {
+            self = .number(String(n))
+        } else if let d = try? single.decode(Double.self) {
+            self = .number("\(d)")
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+}
