@@ -44,7 +44,8 @@ final class KeyRefresherServiceTests: XCTestCase {
         let (_, refresher) = try makeRefresher()
         let service = KeyRefresherService(refresher: refresher, metricsFactory: nil)
         let group = ServiceGroup(
-            configuration: .init(services: [service], logger: Logger(label: "group", factory: { _ in SwiftLogNoOpLogHandler() })))
+            configuration: .init(
+                services: [service], logger: Logger(label: "group", factory: { _ in SwiftLogNoOpLogHandler() })))
         let task = Task { try await group.run() }
         let running = await ServerKit.eventually(10) { refresher.isRunning }
         XCTAssertTrue(running)

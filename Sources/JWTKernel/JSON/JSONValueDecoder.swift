@@ -241,7 +241,9 @@ extension JSONValue: Decodable {
         }
         if let keyed = try? decoder.container(keyedBy: JSONCodingKey.self) {
             self = .object(
-                try keyed.allKeys.map { Member(name: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0)) })
+                try keyed.allKeys.map {
+                    Member(name: $0.stringValue, value: try keyed.decode(JSONValue.self, forKey: $0))
+                })
             return
         }
         if var unkeyed = try? decoder.unkeyedContainer() {

@@ -63,7 +63,9 @@ final class TypedClaimsTests: XCTestCase {
         XCTAssertEqual(decoded.roles, ["admin", "ops"])
         XCTAssertEqual(decoded.scores, [1, -2, 3])
         XCTAssertEqual(decoded.big, UInt64.max)  // exact, though no Double holds it
-        XCTAssertEqual(decoded.extra, .object([.init(name: "a", value: .array([.number("1"), .object([.init(name: "b", value: .null)])]))]))
+        XCTAssertEqual(
+            decoded.extra,
+            .object([.init(name: "a", value: .array([.number("1"), .object([.init(name: "b", value: .null)])]))]))
     }
 
     func testMultiIssuerVerifierAndVerifiedJWT() throws {
@@ -78,7 +80,9 @@ final class TypedClaimsTests: XCTestCase {
         XCTAssertEqual(minimal.exp, 1_700_003_600)
         XCTAssertEqual(try multi.verify(token(claims)).decode(Minimal.self).sub, "user-1")
         // A refused token is a JWTError, before any decoding.
-        XCTAssertThrowsError(try multi.verify(token(#"{"iss":"https://other.test","exp":1700003600}"#), as: Minimal.self)) {
+        XCTAssertThrowsError(
+            try multi.verify(token(#"{"iss":"https://other.test","exp":1700003600}"#), as: Minimal.self)
+        ) {
             XCTAssertEqual(($0 as? JWTError)?.code, .unknownIssuer)
         }
     }
@@ -88,7 +92,8 @@ final class TypedClaimsTests: XCTestCase {
         struct U: Decodable { var n: UInt8 }
         struct D: Decodable { var n: Double }
         let decoder = JSONValueDecoder()
-        XCTAssertEqual(try decoder.decode(I.self, from: JSONValue.parse(Array(#"{"n":-9223372036854775808}"#.utf8))).n, .min)
+        XCTAssertEqual(
+            try decoder.decode(I.self, from: JSONValue.parse(Array(#"{"n":-9223372036854775808}"#.utf8))).n, .min)
         for text in [#"{"n":1.0}"#, #"{"n":1e3}"#, #"{"n":2.5}"#, #"{"n":"1"}"#] {
             XCTAssertThrowsError(try decoder.decode(I.self, from: JSONValue.parse(Array(text.utf8))), text) { error in
                 guard case DecodingError.typeMismatch(let type, let context) = error else {
@@ -98,7 +103,9 @@ final class TypedClaimsTests: XCTestCase {
                 XCTAssertEqual(context.codingPath.map(\.stringValue), ["n"])
             }
         }
-        XCTAssertThrowsError(try decoder.decode(I.self, from: JSONValue.parse(Array(#"{"n":9223372036854775808}"#.utf8)))) {
+        XCTAssertThrowsError(
+            try decoder.decode(I.self, from: JSONValue.parse(Array(#"{"n":9223372036854775808}"#.utf8)))
+        ) {
             guard case DecodingError.dataCorrupted = $0 else { return XCTFail("\($0)") }
         }
         XCTAssertThrowsError(try decoder.decode(U.self, from: JSONValue.parse(Array(#"{"n":256}"#.utf8))))
