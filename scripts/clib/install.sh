@@ -8,11 +8,24 @@
 #   PREFIX/lib/pkgconfig/jwtk.pc
 # The flags are given here, not as unsafeFlags in Package.swift, so the package stays usable as a
 # dependency; the build has its own scratch directory so it never invalidates the default .build.
+#
+# For packaging (scripts/deb/), as autotools does: JWTK_LIBDIR=DIR replaces PREFIX/lib (Debian's multiarch
+# /usr/lib/x86_64-linux-gnu), and DESTDIR=STAGE puts the files under STAGE while jwtk.pc names PREFIX and
+# DIR as they will be once installed. Both need an absolute PREFIX.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 prefix=${1:?usage: install.sh PREFIX}
-mkdir -p "$prefix"
-prefix=$(cd "$prefix" && pwd)
+destdir=${DESTDIR:-}
+if [ -z "$destdir" ]; then
+    mkdir -p "$prefix"
+    prefix=$(cd "$prefix" && pwd)
+fi
+libdir=${JWTK_LIBDIR:-$prefix/lib}
+for d in "$prefix" "$libdir"; do
+    case "$d" in /*) ;; *) echo "install.sh: PREFIX and JWTK_LIBDIR must be absolute with DESTDIR" >&2; exit 2 ;; esac
+done
+# jwtk.pc spells libdir relative to ${prefix} when it is under it, so the file reads as pkg-config's own do.
+case "$libdir" in "$prefix"/*) pc_libdir="\${prefix}${libdir#"$prefix"}" ;; *) pc_libdir=$libdir ;; esac
 scratch=${JWTK_SCRATCH:-.build-clib}
 header=Sources/CJWTK/include/jwtk.h
 
@@ -43,10 +56,11 @@ built="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/libjw
 # The one version (VERSION; scripts/version-check.sh keeps jwtk.h's JWTK_VERSION equal to it).
 version=$(tr -d '[:space:]' < VERSION)
 
-install -d "$prefix/lib/pkgconfig" "$prefix/include"
-install -m 0755 "$built" "$prefix/lib/libjwtk.so.0"
-strip --strip-unneeded "$prefix/lib/libjwtk.so.0"
-ln -sf libjwtk.so.0 "$prefix/lib/libjwtk.so"
-install -m 0644 "$header" "$prefix/include/jwtk.h"
-sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" scripts/clib/jwtk.pc.in > "$prefix/lib/pkgconfig/jwtk.pc"
-echo "installed libjwtk $version under $prefix"
+lib=$destdir$libdir
+install -d "$lib/pkgconfig" "$destdir$prefix/include"
+install -m 0755 "$built" "$lib/libjwtk.so.0"
+strip --strip-unneeded "$lib/libjwtk.so.0"
+ln -sf libjwtk.so.0 "$lib/libjwtk.so"
+install -m 0644 "$header" "$destdir$prefix/include/jwtk.h"
+sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|$pc_libdir|" -e "s|@VERSION@|$version|" scripts/clib/jwtk.pc.in > "$lib/pkgconfig/jwtk.pc"
+echo "installed libjwtk $version under $destdir$prefix (libdir $libdir)"
