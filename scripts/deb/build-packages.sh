@@ -14,7 +14,7 @@ version=$(sed -n 's/^#define JWTK_VERSION  *"\(.*\)"$/\1/p' Sources/CJWTK/includ
 
 # Debian's tools for the packaging (Build-Depends of packaging/debian/control) and lintian.
 ./scripts/apt-deps.sh dpkg-dev debhelper dh-python python3 nginx nginx-dev libssl-dev libxxhash-dev \
-    libcurl4-openssl-dev pkgconf lintian >/dev/null
+    libcurl4-openssl-dev pkgconf help2man lintian >/dev/null
 
 pkg=$root/.build-deb/pkg
 rm -rf "$pkg" "$root"/.build-deb/*.deb "$root"/.build-deb/*.changes "$root"/.build-deb/*.buildinfo
@@ -25,6 +25,7 @@ t0=$SECONDS
 t1=$SECONDS
 
 ./scripts/deb/symbols-file.sh "$version" > "$pkg/debian/libjwtk0.symbols"
+./scripts/deb/manual-page.sh "$pkg/stage/usr/bin/jwtk" "$version" > "$pkg/debian/jwtk.1"
 # The changelog dated by the commit, so the same commit gives the same packages (SOURCE_DATE_EPOCH).
 commit=$(git rev-parse --short HEAD)
 date=$(git log -1 --format=%cD HEAD)
