@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the self-contained C library and installs it under PREFIX (make install PREFIX=DIR):
-#   PREFIX/lib/libjwtk.so.0    Swift runtime linked statically, SONAME libjwtk.so.0, -z nodelete,
+#   PREFIX/lib/libjwtk.so.0    Swift runtime linked statically, SONAME libjwtk.so.0, -z nodelete, -z now,
 #                              exporting exactly the functions jwtk.h declares (a linker version
 #                              script generated from the header; everything else stays local)
 #   PREFIX/lib/libjwtk.so      symlink, for -ljwtk
@@ -50,7 +50,8 @@ swift build -c release --product jwtkc --scratch-path "$scratch" \
     -Xlinker --version-script="$map" \
     -Xlinker --exclude-libs=ALL \
     -Xlinker -soname=libjwtk.so.0 \
-    -Xlinker -z -Xlinker nodelete
+    -Xlinker -z -Xlinker nodelete \
+    -Xlinker -z -Xlinker now
 
 built="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/libjwtkc.so"
 # The one version (VERSION; scripts/version-check.sh keeps jwtk.h's JWTK_VERSION equal to it).

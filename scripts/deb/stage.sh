@@ -17,6 +17,9 @@ scratch=$root/.build-deb
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 # The library, its header and jwtk.pc (install.sh, called by build-module.sh), then the module.
+# hardening=+all: dpkg-buildflags adds -z now and PIE to Debian's default flags for the module, as Debian's
+# own nginx modules are built.
+export DEB_BUILD_MAINT_OPTIONS=hardening=+all
 DESTDIR=$stage JWTK_LIBDIR=/usr/lib/$multiarch JWTK_SCRATCH=$scratch/clib JWTK_NGINX_BUILD=$scratch/nginx \
     ./scripts/nginx/build-module.sh /usr
 if objdump -p "$stage/usr/lib/nginx/modules/ngx_http_jwtk_module.so" | grep -qE 'RPATH|RUNPATH'; then
@@ -25,7 +28,8 @@ fi
 
 # The CLI. --static-swift-stdlib also links Foundation (and its ICU data) statically on Linux: checked below,
 # since a toolchain library left dynamic would make the binary fail on a machine without Swift.
-swift build -c release --product jwtk --static-swift-stdlib --scratch-path "$scratch/cli"
+# -z now: Debian's hardening (bindnow; relro is the linker's default), as dpkg-buildflags gives the module.
+swift build -c release --product jwtk --static-swift-stdlib --scratch-path "$scratch/cli" -Xlinker -z -Xlinker now
 cli="$(swift build -c release --product jwtk --static-swift-stdlib --scratch-path "$scratch/cli" --show-bin-path)/jwtk"
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
 if ldd "$cli" | grep -E "swift|Foundation|$toolchain" >&2; then
