@@ -8,8 +8,8 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 out=${1:?usage: build-packages.sh OUT}
 
-# The version of every package. The one place to change when it moves to the top-level VERSION file.
-version=$(sed -n 's/^#define JWTK_VERSION  *"\(.*\)"$/\1/p' Sources/CJWTK/include/jwtk.h)
+# The version of every package: the one version (VERSION; scripts/version-check.sh keeps the rest equal to it).
+version=$(tr -d '[:space:]' < VERSION)
 [ -n "$version" ] || { echo "build-packages.sh: no version" >&2; exit 1; }
 
 # Debian's tools for the packaging (Build-Depends of packaging/debian/control) and lintian.
