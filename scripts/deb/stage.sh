@@ -6,7 +6,9 @@
 #                                                no RPATH (libjwtk0 puts the library in the system path)
 #   /usr/bin/jwtk                                the CLI, Swift standard library and Foundation static
 #   /usr/lib/python3/dist-packages/jwtk.py       the binding, which loads libjwtk.so.0 by its SONAME
-# Swift builds go to .build-deb/ (their own scratch paths, so the default .build stays as it is).
+# Swift builds have their own scratch paths, so the default .build stays as it is: the library's is install.sh's
+# (.build-clib, as make install, the C library tests and the ABI check use: same flags, so built once for all),
+# the CLI's .build-deb/cli.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -20,7 +22,7 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 # hardening=+all: dpkg-buildflags adds -z now and PIE to Debian's default flags for the module, as Debian's
 # own nginx modules are built.
 export DEB_BUILD_MAINT_OPTIONS=hardening=+all
-DESTDIR=$stage JWTK_LIBDIR=/usr/lib/$multiarch JWTK_SCRATCH=$scratch/clib JWTK_NGINX_BUILD=$scratch/nginx \
+DESTDIR=$stage JWTK_LIBDIR=/usr/lib/$multiarch JWTK_NGINX_BUILD=$scratch/nginx \
     ./scripts/nginx/build-module.sh /usr
 if objdump -p "$stage/usr/lib/nginx/modules/ngx_http_jwtk_module.so" | grep -qE 'RPATH|RUNPATH'; then
     echo "stage.sh: the packaged module must not carry an RPATH" >&2; exit 1
