@@ -10,6 +10,7 @@
 # remade after 7 days) with the .debs apt downloaded, so a second run neither bootstraps nor downloads again.
 # Ends with one line: `packages: N passed, M failed`; exits non-zero on any failure.
 set -uo pipefail
+debs=${1:+$(realpath -m "$1")}   # relative to where it was called from
 cd "$(dirname "$0")/../.."
 root=$PWD
 here=$root/IntegrationTests/packages
@@ -22,7 +23,6 @@ summary_fail() { echo "packages: $passed passed, $((failed + 1)) failed"; exit 1
 
 "$root/scripts/apt-deps.sh" debootstrap python3 dpkg-dev >/dev/null || summary_fail
 
-debs=${1:-}
 if [ -z "$debs" ]; then
     debs=$root/.build-deb/out
     ./scripts/deb/build-packages.sh "$debs" > "$root/.build-deb/make-deb.log" 2>&1 \
@@ -55,11 +55,11 @@ mkdir -p "$sysroot" "$cache/archives" "$log"
 trap cleanup EXIT
 
 check() {   # check NAME COMMAND...: runs it, logs to $log/NAME.log, counts
-    local name=$1; shift
+    local name=$1 t=$SECONDS; shift
     if "$@" >"$log/$name.log" 2>&1; then
-        passed=$((passed + 1)); echo "ok    $name"
+        passed=$((passed + 1)); echo "ok    $name ($((SECONDS - t)) s)"
     else
-        failed=$((failed + 1)); echo "FAIL  $name (log below)"; tail -30 "$log/$name.log" | sed 's/^/      /'
+        failed=$((failed + 1)); echo "FAIL  $name ($((SECONDS - t)) s, log below)"; tail -30 "$log/$name.log" | sed 's/^/      /'
     fi
 }
 in_root() { chroot "$sysroot" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
@@ -69,7 +69,6 @@ in_root() { chroot "$sysroot" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin
 sources=$(python3 "$here/apt-sources.py")
 mirror=$(echo "$sources" | awk '$3 == "bookworm" { print $2; exit }')
 [ -n "$mirror" ] || { echo "no Debian bookworm entry in /etc/apt/sources.list*"; summary_fail; }
-t0=$SECONDS
 make_root() {
     if [ -f "$tarball" ] && [ -z "$(find "$tarball" -mtime +7)" ]; then
         tar -xzf "$tarball" -C "$sysroot"
@@ -80,7 +79,6 @@ make_root() {
 }
 check debootstrap make_root
 [ -x "$sysroot/usr/bin/apt-get" ] || summary_fail
-echo "      (system ready in $((SECONDS - t0)) s)"
 
 mount -t proc proc "$sysroot/proc"
 mount --bind /dev "$sysroot/dev"

@@ -4,9 +4,9 @@
 # The build happens in .build-deb/: stage.sh compiles into .build-deb/pkg/stage, then dpkg-buildpackage
 # packages it from packaging/debian (copied there, so nothing is written into the tree).
 set -euo pipefail
+out=$(realpath -m "${1:?usage: build-packages.sh OUT}")   # relative to where it was called from
 cd "$(dirname "$0")/../.."
 root=$PWD
-out=${1:?usage: build-packages.sh OUT}
 
 # The version of every package: the one version (VERSION; scripts/version-check.sh keeps the rest equal to it).
 version=$(tr -d '[:space:]' < VERSION)
