@@ -39,7 +39,13 @@ unmount_all() {
     local m
     for m in $(findmnt -rn -o TARGET | grep -F "$sysroot/" | sort -r); do umount "$m" || umount -l "$m"; done
 }
-stop_nginx() { [ -f "$sysroot/run/nginx.pid" ] && chroot "$sysroot" nginx -s quit 2>/dev/null; sleep 0.5; }
+stop_nginx() {   # the chroot's nginx, by its pid file, waited for: /proc is unmounted after it
+    local pid i
+    pid=$(cat "$sysroot/run/nginx.pid" 2>/dev/null) || return 0
+    kill -QUIT "$pid" 2>/dev/null
+    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+}
 cleanup() {
     stop_nginx
     # Keep what apt downloaded for the next run.
