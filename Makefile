@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module
+.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -70,6 +70,17 @@ nginx-module: deps
 # The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
 clib-test: deps
 	./IntegrationTests/clib/run.sh
+
+# The Debian 12 packages (libjwtk0, libjwtk-dev, jwtk, libnginx-mod-http-jwtk, python3-jwtk) into OUT, built
+# with debhelper in .build-deb/ and checked with lintian (docs/ARCHITECTURE.md, Debian packages).
+OUT ?= .build-deb/out
+deb: deps
+	./scripts/deb/build-packages.sh "$(OUT)"
+
+# The packages installed with apt into a fresh debootstrapped Debian 12 (no Swift there), each one used,
+# then purged; ends with `packages: N passed, M failed`. Builds them first (make deb) unless DEBS=DIR is given.
+packages-test: deps
+	./IntegrationTests/packages/run.sh $(DEBS)
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Fuzz/.build*

@@ -9,6 +9,7 @@
 #                                  checked (SwiftPM compiles the hand-written header as is, nothing generates it)
 #   Sources/JWTKernelC/Version.swift  no literal: returns the header's (CJWTKSupport/jwtk_support_version.h)
 #   jwtk.pc                        generated: scripts/clib/install.sh writes VERSION into it
+#   the Debian packages            generated: scripts/deb/build-packages.sh writes VERSION into debian/changelog
 #   examples/nginx/jwtk.lua        _M._VERSION and VERSION_NUMBER: checked
 #   CHANGELOG.md                   checked: its newest release section is "## [X.Y.Z]"
 #   bindings/python/jwtk.py        no literal: version() asks the loaded library

@@ -9,7 +9,8 @@
     if result.ok: print(result.claims.sub, ctx.claim("email"))
     else: print(result.name, jwtk.status_http(result.status))    # "expired", 401
 
-The library is found through JWTK_LIBRARY (a path), then the system loader ("libjwtk.so.0").
+The library is found through JWTK_LIBRARY (a path), then the system loader ("libjwtk.so.0": with the Debian
+packages, python3-jwtk's module finds libjwtk0's library through ld.so's cache, with nothing set).
 ctypes releases the GIL around every call, so threads verify in parallel; a Context must not be
 used by two threads at once (the C contract), which this module does not police.
 """
