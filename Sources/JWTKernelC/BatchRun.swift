@@ -1,9 +1,11 @@
 import CJWTK
 @_spi(Internals) import JWTKernel
 
-/// One jwtk_verify_batch call: route every token to its issuer's core verifier, then hand each
-/// group to the core's batch path (`JWTVerifier.verifyBatch`, on up to `batch_threads` cores).
-/// Allocates per call (the groups), never per token inside the core.
+/// One jwtk_verify_batch call: route every token to its issuer's core verifier (the jwtk_verifier's
+/// `MultiIssuerVerifier`, `route(of:)`), then hand each group to the core's batch path
+/// (`JWTVerifier.verifyBatch`, on up to `batch_threads` cores). A token routed by its payload is read
+/// again by its route's pipeline (jwtk_verify reads it once). Allocates per call (the groups), never per
+/// token inside the core.
 struct BatchRun {
     let verifier: VerifierState
     let now: Int64
@@ -15,42 +17,28 @@ struct BatchRun {
         let routes = verifier.routes(reusing: nil)
         let limit = verifier.settings.maxTokenSize
         // Tokens per core verifier, in first-seen order.
-        var groups: [ObjectIdentifier: (core: JWTVerifier, members: [Int], keys: IssuerKeys)] = [:]
+        var groups: [ObjectIdentifier: (core: JWTVerifier, members: [Int])] = [:]
         var order: [ObjectIdentifier] = []
-        var scratch = [UInt8](repeating: 0, count: 0)
         for i in 0..<n {
             guard let p = tokens[i] else { statuses[i] = JWTK_E_NULL; continue }
             let length = lengths[i]
             guard length >= 0, length <= limit else { statuses[i] = JWTK_TOO_LARGE; continue }
             // Safety: lengths[i] readable bytes at tokens[i] for the call; 0 <= length <= max_token_size.
             let bytes = UnsafeRawBufferPointer(start: p, count: length)
-            let route: IssuerRouting.Route
-            if routes.needsRouting {
-                // A cached token is routed by its cached claims, as in jwtk_verify; the core's batch decides the hit.
-                if scratch.count < 2 * length + 16 { scratch = [UInt8](repeating: 0, count: 2 * length + 16) }
-                var probe: CacheProbe? = nil
-                route = scratch.withUnsafeMutableBytes {
-                    IssuerRouting.route(bytes, routes, scratch: $0.baseAddress!, probe: &probe)
-                }
-            } else {
-                route = IssuerRouting.unrouted(routes)
+            let core: JWTVerifier
+            do throws(JWTError) {
+                core = try routes.verifier.route(of: bytes)
+            } catch {
+                statuses[i] = error.code.number
+                continue
             }
-            switch route {
-            case .noKeys(let status):
-                let error = CallClock.with(now) { routes.noKeys.check(bytes) }
-                statuses[i] = error.map { $0.code == .unknownKid ? status : $0.code.number } ?? status
-            case .verify(let entry):
-                let core = entry.verifier.unsafelyUnwrapped  // Safety: a .verify route holds a verifier
-                KeyHooks.lookedUp(entry.keys)
-                let id = ObjectIdentifier(core)
-                if groups[id] == nil { groups[id] = (core, [], entry.keys); order.append(id) }
-                groups[id]!.members.append(i)
-            }
+            let id = ObjectIdentifier(core)
+            if groups[id] == nil { groups[id] = (core, []); order.append(id) }
+            groups[id]!.members.append(i)
         }
         for id in order {
             let group = groups[id]!
             verify(group.core, group.members, tokens, lengths, statuses)
-            if group.members.contains(where: { statuses[$0] == JWTK_UNKNOWN_KID }) { KeyHooks.unknownKid(group.keys) }
         }
         for i in 0..<n { verifier.count(statuses[i]) }
     }
@@ -61,12 +49,7 @@ struct BatchRun {
         _ core: JWTVerifier, _ members: [Int], _ tokens: UnsafePointer<UnsafePointer<CChar>?>,
         _ lengths: UnsafePointer<Int>, _ statuses: UnsafeMutablePointer<Int32>
     ) {
-        let clocked =
-            now == 0
-            ? core
-            : JWTVerifier(
-                keys: core.keys, policy: core.policy, clock: FixedClock(now), maxTokenSize: core.maxTokenSize,
-                cache: core.cache)
+        let clocked = now == 0 ? core : core.replacingClock(FixedClock(now))
         // Safety: members are indices whose pointer is non-NULL and whose length was checked in `run`.
         let views = members.map { UnsafeRawBufferPointer(start: tokens[$0]!, count: lengths[$0]) }
         var results = [JWTError?](repeating: nil, count: members.count)

@@ -23,7 +23,8 @@ final class ContextState {
     /// Where the last successful verification's documents sit in `arena` (nil: no verified token).
     var verified: VerifiedLayout?
 
-    /// The routes of the verifier used last (by serial) and the key generation they were built for.
+    /// The routes (`MultiIssuerVerifier`) of the verifier used last (by serial) and the key generation they
+    /// were built for.
     var routes: Routes?
 
     /// This context's stripe of every verifier's verdict counters.

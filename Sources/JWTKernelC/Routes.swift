@@ -1,75 +1,55 @@
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
-/// One core verifier per issuer entry of the keystore's `KeyStore`, all with the verifier's policy,
-/// clock and cache: which one checks a token depends on its `iss` (see `IssuerRouting`). Immutable;
-/// rebuilt when the store's generation moves, so the verify path reads the store through one atomic
-/// load and takes none of its locks.
+/// The jwtk_verifier's routing for one generation of its keystore: a `MultiIssuerVerifier` over the
+/// keystore's `KeyStore`, with the verifier's policy, clock and cache on every route. The routing rules
+/// are the core's (docs/ARCHITECTURE.md, "The C library's keystore"); this type only says which issuers
+/// the keystore's entries make:
+///
+/// - every issuer entry of the store is a route (its own keys, never the any-issuer keys in their place:
+///   an entry without keys, in pull mode before the first fetch or withdrawn, is keys_unavailable);
+/// - every spelling of a remote source's issuer is a route to the keys published under its first;
+/// - the any-issuer keys are the fallback (a token whose `iss` has no route, or that has no `iss`), and so
+///   is the any-issuer entry without keys when the policy accepts any issuer or there is no issuer entry
+///   at all (keys_unavailable once the core's checks before key selection pass);
+/// - without a fallback, an issuer the policy accepts but that has no entry routes to the (empty)
+///   any-issuer entry (keys_unavailable); any other `iss` is unknown_issuer.
+///
+/// Keys are read from the store per token (`KeyResolution.store`); the set of issuers is fixed here, so
+/// this is rebuilt when the store's generation moves (`VerifierState.routes(reusing:)`): the verify path
+/// reads the generation through one atomic load and takes none of the store's locks.
 final class Routes: Sendable {
-    /// One issuer's keys: the store entry (its stale flag and hooks) and a verifier of its key set
-    /// (nil: registered for pull mode but no keys yet, or withdrawn: keys_unavailable).
-    struct Entry: Sendable {
-        let keys: IssuerKeys
-        let verifier: JWTVerifier?
-    }
-
     /// The jwtk_verifier these belong to (its serial, never reused) and the store generation.
     let owner: UInt64
     let generation: UInt64
-    /// The any-issuer keys; nil when none are loaded.
-    let anyIssuer: Entry?
-    let byIssuer: [UInt64: [(name: IssuerName, entry: Entry)]]
-    /// No keys at all: runs the core's checks in their usual order up to key selection, so a token
-    /// that has no keys still gets the same earlier verdicts (malformed, alg_not_allowed, ...).
-    let noKeys: JWTVerifier
-    /// The policy's accepted issuers (empty: any), to tell keys_unavailable from unknown_issuer.
-    let acceptedIssuers: [[UInt8]]
+    let verifier: MultiIssuerVerifier
 
     init(owner: UInt64, store: KeyStore, settings: VerifierSettings, cache: VerifiedTokenCache?) {
-        func make(_ keys: JWKSet) -> JWTVerifier {
-            JWTVerifier(
-                keys: keys, policy: settings.policy, clock: CallClock(), maxTokenSize: settings.maxTokenSize,
-                cache: cache)
-        }
         self.owner = owner
         // Read before the entries: a publication in between makes the next call rebuild again.
         self.generation = store.generation
-        var any: Entry?
-        var map: [UInt64: [(name: IssuerName, entry: Entry)]] = [:]
-        var entries: [String: Entry] = [:]
-        for issuer in store.issuers {
-            guard let keys = store.entry(forIssuer: issuer) else { continue }
-            let entry = Entry(keys: keys, verifier: keys.keys.map(make))
-            if issuer == Keystore.anyIssuer {
-                any = entry
-            } else {
-                entries[issuer] = entry
-            }
+        let policy = settings.policy
+        var issuers: [IssuerConfiguration] = []
+        var routed = Set<String>()
+        for issuer in store.issuers where issuer != Keystore.anyIssuer && routed.insert(issuer).inserted {
+            issuers.append(IssuerConfiguration(issuer: issuer, policy: policy))
         }
         // Pull mode: every issuer spelling of the verifier's source uses the keys published under the first.
-        if let remote = settings.remote, let shared = entries[remote.keyIssuer] {
-            for alias in remote.issuers where entries[alias] == nil { entries[alias] = shared }
+        if let remote = settings.remote {
+            for alias in remote.issuers where routed.insert(alias).inserted {
+                issuers.append(IssuerConfiguration(issuer: alias, policy: policy, keyIssuer: remote.keyIssuer))
+            }
         }
-        for (issuer, entry) in entries {
-            let name = IssuerName(issuer)
-            map[name.hash, default: []].append((name, entry))
+        let anyKeys = store.entry(forIssuer: Keystore.anyIssuer)?.keys != nil
+        let fallback =
+            anyKeys || policy.issuers.isEmpty || issuers.isEmpty
+            ? IssuerConfiguration(issuer: Keystore.anyIssuer, policy: policy) : nil
+        if fallback == nil {
+            for accepted in policy.issuers where routed.insert(accepted).inserted {
+                issuers.append(IssuerConfiguration(issuer: accepted, policy: policy, keyIssuer: Keystore.anyIssuer))
+            }
         }
-        self.anyIssuer = any?.verifier == nil ? nil : any
-        self.byIssuer = map
-        self.noKeys = make(JWKSet(keys: []))
-        self.acceptedIssuers = settings.policy.issuers.map { Array($0.utf8) }
-    }
-
-    /// Only any-issuer keys (or none): every token goes to one verifier without reading its claims first.
-    var needsRouting: Bool { !byIssuer.isEmpty }
-
-    @inline(__always)
-    func entry(forIssuer bytes: UnsafeRawBufferPointer) -> Entry? {
-        guard let bucket = byIssuer[IssuerName.hash(bytes)] else { return nil }
-        for item in bucket where item.name.equals(bytes) { return item.entry }
-        return nil
-    }
-
-    func accepts(issuer bytes: UnsafeRawBufferPointer) -> Bool {
-        acceptedIssuers.isEmpty || acceptedIssuers.contains { $0.withUnsafeBytes { $0.elementsEqual(bytes) } }
+        self.verifier = MultiIssuerVerifier(
+            store: store, issuers: issuers, fallback: fallback, clock: CallClock(),
+            maxTokenSize: settings.maxTokenSize, cache: cache)
     }
 }

@@ -41,43 +41,26 @@ private func verifyToken(
     }
     // Safety: `length` readable bytes at `token` for this call (jwtk.h); 0 <= length <= max_token_size.
     let bytes = UnsafeRawBufferPointer(start: token, count: length)
-    // Room for IssuerRouting's scratch (2 * length) and, so capture never has to move the arena, for the
-    // verified documents' three regions (3 * (header + claims), at most 2.25 * length: base64url).
+    // Room, so capture never has to move the arena, for the verified documents' three regions
+    // (3 * (header + claims), at most 2.25 * length: base64url).
     context.reserve(3 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
     if context.routes !== routes { context.routes = routes }
-    var probe: CacheProbe? = nil
-    let route = IssuerRouting.route(bytes, routes, scratch: context.arena, probe: &probe)
     let status = CallClock.with(now) { () -> Int32 in
-        switch route {
-        case .noKeys(let status):
-            return statusForMissingKeys(routes.noKeys.check(bytes), status, context)
-        case .verify(let entry):
-            // Safety: a .verify route always holds a verifier (IssuerRouting).
-            let core = entry.verifier.unsafelyUnwrapped
-            KeyHooks.lookedUp(entry.keys)
-            var outcome = CacheOutcome.notUsed
-            defer { verifier.counters.count(outcome, stripe: context.counterStripe) }
-            do throws(JWTError) {
-                // The probe's hit is the core's own (`lendCached`); not a hit after all: the usual path.
-                var answered = false
-                if let probe {
-                    answered = try core.lendCached(bytes, probe, cacheOutcome: &outcome) { verified in
-                        export(verified, context, out, token: bytes)
-                    }
-                }
-                if !answered {
-                    try core.verify(bytes, cacheOutcome: &outcome) { verified in
-                        export(verified, context, out, token: bytes)
-                    }
-                }
-                context.clearMessage()
-                return JWTK_OK
-            } catch {
-                if error.code == .unknownKid { KeyHooks.unknownKid(entry.keys) }
-                context.setMessage(error.detail)
-                return error.code.number
+        var outcome = CacheOutcome.notUsed
+        do throws(JWTError) {
+            try routes.verifier.verifyLending(bytes, cacheOutcome: &outcome) { verified in
+                export(verified, context, out, token: bytes)
             }
+            verifier.counters.count(outcome, stripe: context.counterStripe)
+            context.clearMessage()
+            return JWTK_OK
+        } catch {
+            // A verification without keys is neither a cache hit nor a miss (jwtk_stats: every verdict is a hit,
+            // a miss or keys_unavailable).
+            if error.code != .keysUnavailable { verifier.counters.count(outcome, stripe: context.counterStripe) }
+            context.setMessage(error.detail)
+            return error.code.number
         }
     }
     verifier.count(status, stripe: context.counterStripe)
@@ -92,16 +75,6 @@ private func export(
 ) {
     ClaimsExport.capture(verified, into: context)
     if let out { ClaimsExport.fill(out, verified, context, token: token) }
-}
-
-/// The core's verdict with no keys: its own error where it stops before key selection, else `status`.
-private func statusForMissingKeys(_ error: JWTError?, _ status: Int32, _ context: ContextState?) -> Int32 {
-    guard let error, error.code != .unknownKid else {
-        context?.setMessage(StatusTable.text(status))
-        return status
-    }
-    context?.setMessage(error.detail)
-    return error.code.number
 }
 
 @c @implementation

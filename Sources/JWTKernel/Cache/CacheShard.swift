@@ -35,6 +35,21 @@ struct CacheShard {
         return nil
     }
 
+    /// The first entry stored under `hash`, whatever its policy (a router's probe: the caller compares
+    /// the token, and the route it picks checks the policy, `JWTVerifier.lendCached(_:_:cacheOutcome:_:)`).
+    mutating func lookup(hash: UInt64) -> CacheEntry? {
+        var i = home(hash)
+        for _ in 0..<Self.probeLimit {
+            if hashes[i] == hash, let entry = slots[i] {
+                clock &+= 1
+                stamps[i] = clock
+                return entry
+            }
+            i = next(i)
+        }
+        return nil
+    }
+
     mutating func insert(_ entry: CacheEntry) {
         var i = home(entry.hash)
         var victim = i

@@ -83,6 +83,11 @@ public final class VerifiedTokenCache: Sendable {
         withShard(hash) { $0.lookup(hash: hash, policy: policy) }
     }
 
+    /// `lookup(hash:policy:)` for any policy (`MultiIssuerVerifier`'s probe before it has a route).
+    func lookup(hash: UInt64) -> CacheEntry? {
+        withShard(hash) { $0.lookup(hash: hash) }
+    }
+
     func insert(_ token: UnsafeRawBufferPointer, hash: UInt64, policy: UInt64, verified: VerifiedToken) {
         let entry = CacheEntry(token: token, hash: hash, policy: policy, verified: verified)
         withShard(hash) { $0.insert(entry) }

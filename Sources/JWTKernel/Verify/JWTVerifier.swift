@@ -51,6 +51,14 @@ public final class JWTVerifier: Sendable {
         JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
     }
 
+    /// The same keys (fixed or store-backed), policy and cache with another clock (the C library's
+    /// batch with a fixed `now`: worker threads do not see the caller's clock).
+    @_spi(Internals)
+    public func replacingClock(_ clock: any JWTClock) -> JWTVerifier {
+        JWTVerifier(
+            resolution: resolution, keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
+    }
+
     // MARK: JWT
 
     /// Verifies a JWT and returns an owning copy of the result.

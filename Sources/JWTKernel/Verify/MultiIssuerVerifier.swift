@@ -13,6 +13,12 @@
 /// (with the required-claim names of every route) are the ones the chosen
 /// route's policy checks. Exact issuers are found through a hashed index, so
 /// routing costs the same with one issuer as with thousands.
+///
+/// With a fallback (SPI, the C library's any-issuer keys) a token whose `iss`
+/// matches no issuer, or that has none, is verified by the fallback's keys and
+/// policy instead of failing; with only a fallback no token is routed (nothing
+/// is read before the fallback's own pipeline). With a cache, a repeated token
+/// is routed by the `iss` of its cached verification before anything is decoded.
 // Safety: @unchecked only for `routeRefs`, an immutable unretained copy of `routes` made in init, freed in deinit.
 public final class MultiIssuerVerifier: @unchecked Sendable {
     public let store: KeyStore
@@ -34,25 +40,54 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     private let readsAllRequired: Bool
     /// Per route: the position in `requiredNames` of each of its required claims.
     private let requiredMaps: [[Int]]
+    /// The route of a token no issuer matches (its index in `routes`, behind the issuers), or nil.
+    private let fallback: Int?
+    /// The fallback's verifier when there are no issuers: every token goes to it unrouted.
+    private let unrouted: JWTVerifier?
+    private let cache: VerifiedTokenCache?
 
-    public init(
+    public convenience init(
         store: KeyStore, issuers: [IssuerConfiguration], clock: any JWTClock = SystemClock(),
         maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize, cache: VerifiedTokenCache? = nil
     ) {
+        self.init(
+            store: store, issuers: issuers, fallback: nil, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
+    }
+
+    /// `fallback`: the keys (`keyIssuer`) and policy (used as given, not narrowed to an `iss`) of a token whose
+    /// `iss` matches none of `issuers`, or that has no `iss`; its `issuer` is not used for routing.
+    @_spi(Internals)
+    public init(
+        store: KeyStore, issuers: [IssuerConfiguration], fallback: IssuerConfiguration?,
+        clock: any JWTClock = SystemClock(), maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize,
+        cache: VerifiedTokenCache? = nil
+    ) {
         self.store = store
+        self.cache = cache
         self.issuers = issuers
         self.maxTokenSize = maxTokenSize
         // Exact issuers are tried before templates, whatever the configuration order.
         let ordered = issuers.filter { !$0.isTemplate } + issuers.filter(\.isTemplate)
         self.patterns = ordered.map { IssuerPattern($0.issuer) }
         self.hasTemplates = patterns.contains(where: \.isTemplate)
-        self.routes = ordered.map { config in
-            var policy = config.policy
-            if policy.issuers.isEmpty, !config.isTemplate { policy.issuers = [config.issuer] }
-            return JWTVerifier(
+        func route(_ config: IssuerConfiguration, policy: ClaimsPolicy) -> JWTVerifier {
+            JWTVerifier(
                 resolution: .store(store, IssuerID(config.keyIssuer)), keys: JWKSet(keys: []),
                 policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
         }
+        var routes = ordered.map { config in
+            var policy = config.policy
+            if policy.issuers.isEmpty, !config.isTemplate { policy.issuers = [config.issuer] }
+            return route(config, policy: policy)
+        }
+        if let fallback {
+            self.fallback = routes.count
+            routes.append(route(fallback, policy: fallback.policy))
+        } else {
+            self.fallback = nil
+        }
+        self.unrouted = ordered.isEmpty ? routes.first : nil
+        self.routes = routes
         self.index = IssuerRouteIndex(patterns)
         var names: [[UInt8]] = []
         var positions: [[UInt8]: Int] = [:]
@@ -112,6 +147,56 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// `verify` without a result type: calls `body` once on success.
     @usableFromInline
     func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
+        var outcome = CacheOutcome.notUsed
+        try verifyLending(token, cacheOutcome: &outcome, body)
+    }
+
+    /// `verify(_:_:)` that also reports what the cache did (the C library's jwtk_stats).
+    @_spi(Internals)
+    @inlinable
+    public func verify<R>(
+        _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> R
+    ) throws(JWTError) -> R {
+        var result: R? = nil
+        try verifyLending(token, cacheOutcome: &cacheOutcome) { result = body($0) }
+        // verifyLending calls its body exactly once whenever it returns without throwing.
+        return result!
+    }
+
+    /// What the cache probe before routing found: the token's hash, and whether no entry holds the
+    /// token at all (then the route's own lookup would miss too and is skipped).
+    private struct Probed {
+        let hash: UInt64
+        let absent: Bool
+    }
+
+    /// The one implementation behind every `verify`: unrouted to the fallback when there are no
+    /// issuers; otherwise a cached token by its cached `iss`, then the payload decoded and read once
+    /// to route it, and the route's cache, header, signature and policy.
+    @_spi(Internals)
+    public func verifyLending(
+        _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
+        if let unrouted { return try unrouted.verifyLending(token, cacheOutcome: &cacheOutcome, body) }
+        cacheOutcome = .notUsed
+        var probed: Probed? = nil
+        if let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize {
+            let hash = cache.hash(token)
+            if let entry = cache.lookup(hash: hash), entry.holds(token) {
+                if let r = cachedRoute(entry) {
+                    let probe = CacheProbe(hash: hash, entry: entry)
+                    let answered = try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
+                        Result { () throws(JWTError) -> Bool in
+                            try verifier.lendCached(token, probe, cacheOutcome: &cacheOutcome, body)
+                        }
+                    }.get()
+                    if answered { return }
+                }
+                probed = Probed(hash: hash, absent: false)
+            } else {
+                probed = Probed(hash: hash, absent: true)
+            }
+        }
         try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, scratch) throws(JWTError) in
             try segments.decodePayload()
             let payload = segments.payload
@@ -120,23 +205,65 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             claims = try requiredClaims(of: r, claims, payload)
             try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
                 Result { () throws(JWTError) in
-                    try verifyRouted(token, segments, verifier, claims, contexts: scratch.contexts, body)
+                    try verifyRouted(
+                        token, segments, verifier, claims, contexts: scratch.contexts, probed: probed,
+                        cacheOutcome: &cacheOutcome, body)
                 }
             }.get()
         }
+    }
+
+    /// The verifier that would check `token`: the fallback without issuers, a cached token's route by its
+    /// cached `iss`, else the route of its `iss` (the payload decoded and read; errors as `verify`'s). For
+    /// a caller that groups tokens per route (the C library's batch), which then verifies them there.
+    @_spi(Internals)
+    public func route(of token: UnsafeRawBufferPointer) throws(JWTError) -> JWTVerifier {
+        if let unrouted { return unrouted }
+        if let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize {
+            let hash = cache.hash(token)
+            if let entry = cache.lookup(hash: hash), entry.holds(token), let r = cachedRoute(entry) { return routes[r] }
+        }
+        var r = 0
+        try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, _) throws(JWTError) in
+            try segments.decodePayload()
+            let claims = try RegisteredClaims.read(segments.payload, required: [], requiredNames: [])
+            r = try route(claims, segments.payload)
+        }
+        return routes[r]
+    }
+
+    /// The route of a cached verification by its stored `iss` (the token's own: the whole token matched),
+    /// or nil: route it by its payload (an escaped `iss`, or one only a template could match).
+    @inline(__always)
+    private func cachedRoute(_ entry: CacheEntry) -> Int? {
+        guard let iss = entry.claims.iss else { return fallback }
+        guard !iss.escaped else { return nil }
+        // Safety: the entry's immutable bytes are token ++ header ++ claims, the span indexes the claims, and
+        // the caller holds the entry.
+        let claims = entry.bytes.baseAddress! + entry.tokenCount + entry.headerCount
+        let bytes = UnsafeRawBufferPointer(start: claims + iss.start, count: iss.count)
+        if let r = index.route(bytes, patterns: patterns) { return r }
+        return hasTemplates ? nil : fallback
     }
 
     /// The rest of `verify` once the route is known: the cache, then header, signature and policy.
     @inline(__always)
     private func verifyRouted(
         _ token: UnsafeRawBufferPointer, _ segments: DecodedSegments, _ verifier: JWTVerifier,
-        _ claims: RegisteredClaims, contexts: PKeyContextCache, _ body: (VerifiedToken) -> Void
+        _ claims: RegisteredClaims, contexts: PKeyContextCache, probed: Probed?, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         var hash: UInt64 = 0
-        let cache = verifier.cache.flatMap { token.count <= $0.configuration.maxTokenSize ? $0 : nil }
+        let cache = verifier.cache.flatMap {
+            token.count <= $0.configuration.maxTokenSize && token.count <= maxTokenSize ? $0 : nil
+        }
         if let cache {
-            hash = cache.hash(token)
-            if try verifier.lendCached(token, hash: hash, cache: cache, body) { return }
+            hash = probed?.hash ?? cache.hash(token)
+            if probed?.absent != true {
+                cacheOutcome = .hit
+                if try verifier.lendCached(token, hash: hash, cache: cache, body) { return }
+            }
+            cacheOutcome = .miss
         }
         try segments.decodeHeaderAndSignature()
         let headerJSON = segments.header, payload = segments.payload
@@ -191,6 +318,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// The index of the route for the token's `iss` (`claims` read from `payload`).
     private func route(_ claims: RegisteredClaims, _ payload: UnsafeRawBufferPointer) throws(JWTError) -> Int {
         guard let iss = claims.iss else {
+            if let fallback { return fallback }
             throw JWTError(.missingClaim, "iss is required to choose the issuer's keys")
         }
         let bytes = payload.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -202,6 +330,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             (issBuffer) throws(JWTError) -> Int in
             guard let n = JSONString.decode(iss, in: bytes, into: issBuffer.baseAddress!, capacity: issBuffer.count)
             else {
+                if let fallback { return fallback }
                 throw JWTError(.unknownIssuer, "iss is not a configured issuer")
             }
             let decodedIss = UnsafeRawBufferPointer(start: issBuffer.baseAddress, count: n)
@@ -223,6 +352,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     private func match(_ iss: UnsafeRawBufferPointer, tid: UnsafeRawBufferPointer?) throws(JWTError) -> Int {
         if let r = index.route(iss, patterns: patterns) { return r }
         for i in patterns.indices where patterns[i].isTemplate && patterns[i].matches(iss: iss, tid: tid) { return i }
+        if let fallback { return fallback }
         throw JWTError(.unknownIssuer, "iss is not a configured issuer")
     }
 
