@@ -7,7 +7,7 @@
 # Places, each with how it follows VERSION:
 #   Sources/CJWTK/include/jwtk.h   JWTK_VERSION, JWTK_VERSION_NUMBER (major*1000000 + minor*1000 + patch):
 #                                  checked (SwiftPM compiles the hand-written header as is, nothing generates it)
-#   Sources/JWTKernelC/Version.swift  no literal: returns the header's (CJWTKSupport/jwtk_support_version.h)
+#   Sources/JWTKernelC/API/Version.swift  no literal: returns the header's (CJWTKSupport/jwtk_support_version.h)
 #   jwtk.pc                        generated: scripts/clib/install.sh writes VERSION into it
 #   the Debian packages            generated: scripts/deb/build-packages.sh writes VERSION into debian/changelog
 #   examples/nginx/jwtk.lua        _M._VERSION and VERSION_NUMBER: checked
@@ -41,8 +41,8 @@ check() {
     got=$(grep -m1 -oE '^## \[[0-9]+\.[0-9]+\.[0-9]+\]' "$root/CHANGELOG.md")
     agree "CHANGELOG.md newest release" "${got#\#\# }" "[$v]"
     # The places that must not spell a version at all (they derive it), so they cannot drift.
-    if grep -nE '"[0-9]+\.[0-9]+\.[0-9]+"' "$root/Sources/JWTKernelC/Version.swift"; then
-        echo "FAIL  Sources/JWTKernelC/Version.swift spells a version (it returns the header's)"; bad=1
+    if grep -nE '"[0-9]+\.[0-9]+\.[0-9]+"' "$root/Sources/JWTKernelC/API/Version.swift"; then
+        echo "FAIL  Sources/JWTKernelC/API/Version.swift spells a version (it returns the header's)"; bad=1
     fi
     return $bad
 }
@@ -63,8 +63,8 @@ self_test() {
     work=$(mktemp -d /tmp/jwtk-version.XXXXXX)
     trap 'rm -rf "$work"' EXIT
     copy() {
-        rm -rf "$work/tree"; mkdir -p "$work/tree/Sources/CJWTK/include" "$work/tree/Sources/JWTKernelC" "$work/tree/examples/nginx"
-        for f in VERSION CHANGELOG.md "$header" "$lua" Sources/JWTKernelC/Version.swift; do cp "$repo/$f" "$work/tree/$f"; done
+        rm -rf "$work/tree"; mkdir -p "$work/tree/Sources/CJWTK/include" "$work/tree/Sources/JWTKernelC/API" "$work/tree/examples/nginx"
+        for f in VERSION CHANGELOG.md "$header" "$lua" Sources/JWTKernelC/API/Version.swift; do cp "$repo/$f" "$work/tree/$f"; done
     }
     copy
     JWTK_VERSION_ROOT="$work/tree" "$repo/scripts/version-check.sh" >/dev/null ||
@@ -75,7 +75,7 @@ self_test() {
                  "$lua|s/_VERSION = \"[^\"]*\"/_VERSION = \"9.9.9\"/" \
                  "$lua|s/^local VERSION_NUMBER = [0-9]+/local VERSION_NUMBER = 9009009/" \
                  "CHANGELOG.md|s/^## \[[0-9.]+\]/## [9.9.9]/" \
-                 "Sources/JWTKernelC/Version.swift|s|^import CJWTK$|import CJWTK\nlet spelled = \"9.9.9\"|"; do
+                 "Sources/JWTKernelC/API/Version.swift|s|^import CJWTK$|import CJWTK\nlet spelled = \"9.9.9\"|"; do
         copy
         sed -i -E "${place#*|}" "$work/tree/${place%%|*}"
         if cmp -s "$work/tree/${place%%|*}" "$repo/${place%%|*}"; then
