@@ -11,11 +11,22 @@ struct KeyResolution: Sendable {
     private let keys: JWKSet
     private let store: KeyStore?
     private let issuer: IssuerID?
+    /// One published entry of a store, read without a store lookup (`pinned`).
+    private let entry: IssuerKeys?
 
-    static func fixed(_ keys: JWKSet) -> KeyResolution { KeyResolution(keys: keys, store: nil, issuer: nil) }
+    static func fixed(_ keys: JWKSet) -> KeyResolution {
+        KeyResolution(keys: keys, store: nil, issuer: nil, entry: nil)
+    }
 
     static func store(_ store: KeyStore, _ issuer: IssuerID) -> KeyResolution {
-        KeyResolution(keys: JWKSet(keys: []), store: store, issuer: issuer)
+        KeyResolution(keys: JWKSet(keys: []), store: store, issuer: issuer, entry: nil)
+    }
+
+    /// One publication of an issuer's entry, with the store's semantics (keys_unavailable without keys, stale
+    /// and unknown-kid reports) but no lookup per token: for an owner that rebuilds its verifiers whenever the
+    /// store's generation moves (the C library's routes), so a publication still takes effect on the next call.
+    static func pinned(_ entry: IssuerKeys) -> KeyResolution {
+        KeyResolution(keys: JWKSet(keys: []), store: nil, issuer: nil, entry: entry)
     }
 
     /// The key for a token (see `JWKSet.select`). From the store: the issuer's
@@ -24,23 +35,32 @@ struct KeyResolution: Sendable {
     /// issuer's listener (a refresher) before the token fails.
     @inline(__always)
     func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
+        if let entry { return try Self.select(in: entry, kid: kid, alg: alg) }
         guard let store, let issuer else { return try keys.select(kid: kid, alg: alg) }
         // The entry is borrowed from this thread's snapshot (no lock, no retain);
         // only the selected key is returned retained.
         return try store.withEntry(issuer) { (entry) throws(JWTError) -> VerificationKey in
-            guard let entry, entry.hasKeys else {
-                throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
+            try Self.select(in: entry, kid: kid, alg: alg)
+        }
+    }
+
+    /// A store entry's key, with its reports.
+    @inline(__always)
+    private static func select(
+        in entry: IssuerKeys?, kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm
+    ) throws(JWTError) -> VerificationKey {
+        guard let entry, entry.hasKeys else {
+            throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
+        }
+        if entry.isStale { entry.hooks.staleServed.increment() }
+        do throws(JWTError) {
+            return try entry.keySet.select(kid: kid, alg: alg)
+        } catch {
+            if error.code == .unknownKid, kid != nil {
+                entry.hooks.unknownKids.increment()
+                entry.hooks.unknownKidListener?.unknownKid()
             }
-            if entry.isStale { entry.hooks.staleServed.increment() }
-            do throws(JWTError) {
-                return try entry.keySet.select(kid: kid, alg: alg)
-            } catch {
-                if error.code == .unknownKid, kid != nil {
-                    entry.hooks.unknownKids.increment()
-                    entry.hooks.unknownKidListener?.unknownKid()
-                }
-                throw error
-            }
+            throw error
         }
     }
 
@@ -48,11 +68,15 @@ struct KeyResolution: Sendable {
     /// An identity rather than a reference: passing the entry's key retained and released it per hit.
     /// A hit answered under stale keys counts as `staleServed`, as a full verification does in `select`.
     func contains(_ key: ObjectIdentifier) -> Bool {
+        if let entry { return Self.contains(key, in: entry) }
         guard let store, let issuer else { return keys.contains(key) }
-        return store.withEntry(issuer) { entry in
-            guard let entry, entry.keySet.contains(key) else { return false }
-            if entry.isStale { entry.hooks.staleServed.increment() }
-            return true
-        }
+        return store.withEntry(issuer) { entry in Self.contains(key, in: entry) }
+    }
+
+    @inline(__always)
+    private static func contains(_ key: ObjectIdentifier, in entry: IssuerKeys?) -> Bool {
+        guard let entry, entry.keySet.contains(key) else { return false }
+        if entry.isStale { entry.hooks.staleServed.increment() }
+        return true
     }
 }

@@ -56,9 +56,12 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
 
     /// `fallback`: the keys (`keyIssuer`) and policy (used as given, not narrowed to an `iss`) of a token whose
     /// `iss` matches none of `issuers`, or that has no `iss`; its `issuer` is not used for routing.
+    /// `pinned`: each route reads the store entry published when this was made (no store lookup per token;
+    /// an issuer without an entry still reads the store): for an owner that makes a new verifier whenever
+    /// `store.generation` moves (the C library's routes).
     @_spi(Internals)
     public init(
-        store: KeyStore, issuers: [IssuerConfiguration], fallback: IssuerConfiguration?,
+        store: KeyStore, issuers: [IssuerConfiguration], fallback: IssuerConfiguration?, pinned: Bool = false,
         clock: any JWTClock = SystemClock(), maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize,
         cache: VerifiedTokenCache? = nil
     ) {
@@ -71,8 +74,10 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         self.patterns = ordered.map { IssuerPattern($0.issuer) }
         self.hasTemplates = patterns.contains(where: \.isTemplate)
         func route(_ config: IssuerConfiguration, policy: ClaimsPolicy) -> JWTVerifier {
-            JWTVerifier(
-                resolution: .store(store, IssuerID(config.keyIssuer)), keys: JWKSet(keys: []),
+            let entry = pinned ? store.entry(forIssuer: config.keyIssuer) : nil
+            return JWTVerifier(
+                resolution: entry.map(KeyResolution.pinned) ?? .store(store, IssuerID(config.keyIssuer)),
+                keys: JWKSet(keys: []),
                 policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
         }
         var routes = ordered.map { config in

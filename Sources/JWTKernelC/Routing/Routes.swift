@@ -14,9 +14,10 @@
 /// - without a fallback, an issuer the policy accepts but that has no entry routes to the (empty)
 ///   any-issuer entry (keys_unavailable); any other `iss` is unknown_issuer.
 ///
-/// Keys are read from the store per token (`KeyResolution.store`); the set of issuers is fixed here, so
-/// this is rebuilt when the store's generation moves (`VerifierState.routes(reusing:)`): the verify path
-/// reads the generation through one atomic load and takes none of the store's locks.
+/// Each route reads the entry published when this was built (`pinned`, no store lookup per token), and the
+/// set of issuers is fixed here too, so this is rebuilt when the store's generation moves
+/// (`VerifierState.routes(reusing:)`): the verify path reads the generation through one atomic load and
+/// takes none of the store's locks.
 final class Routes: Sendable {
     /// The jwtk_verifier these belong to (its serial, never reused) and the store generation.
     let owner: UInt64
@@ -49,7 +50,7 @@ final class Routes: Sendable {
             }
         }
         self.verifier = MultiIssuerVerifier(
-            store: store, issuers: issuers, fallback: fallback, clock: CallClock(),
+            store: store, issuers: issuers, fallback: fallback, pinned: true, clock: CallClock(),
             maxTokenSize: settings.maxTokenSize, cache: cache)
     }
 }

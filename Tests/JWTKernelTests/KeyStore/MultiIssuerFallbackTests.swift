@@ -89,4 +89,21 @@ final class MultiIssuerFallbackTests: XCTestCase {
         XCTAssertEqual(outcome(clocked, short).0, .miss)
         XCTAssertEqual(outcome(clocked, short).0, .hit)
     }
+
+    func testPinnedRoutesReadThePublicationTheyWereMadeWith() throws {
+        let store = KeyStore()
+        store.publish(try JWKSet(json: StoreKit.jwks(["a1"])), forIssuer: a)
+        let v = MultiIssuerVerifier(
+            store: store, issuers: [IssuerConfiguration(issuer: a)], fallback: nil, pinned: true)
+        XCTAssertNil(v.check(StoreKit.token(kid: "a1", iss: a)))
+        store.publish(try JWKSet(json: StoreKit.jwks(["a2"])), forIssuer: a)
+        XCTAssertNil(v.check(StoreKit.token(kid: "a1", iss: a)), "pinned: its owner makes a new one per generation")
+        XCTAssertEqual(v.check(StoreKit.token(kid: "a2", iss: a))?.code, .unknownKid)
+        let b = "https://b.example"
+        let w = MultiIssuerVerifier(
+            store: store, issuers: [IssuerConfiguration(issuer: b)], fallback: nil, pinned: true)
+        XCTAssertEqual(w.check(StoreKit.token(kid: "b1", iss: b))?.code, .keysUnavailable)
+        store.publish(try JWKSet(json: StoreKit.jwks(["b1"])), forIssuer: b)
+        XCTAssertNil(w.check(StoreKit.token(kid: "b1", iss: b)), "no entry when made: read from the store")
+    }
 }
