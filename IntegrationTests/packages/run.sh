@@ -23,6 +23,7 @@ summary_fail() { echo "packages: $passed passed, $((failed + 1)) failed"; exit 1
 
 "$root/scripts/apt-deps.sh" debootstrap python3 dpkg-dev >/dev/null || summary_fail
 
+mkdir -p "$root/.build-deb"   # a fresh clone has none: the logs below go there
 if [ -z "$debs" ]; then
     debs=$root/.build-deb/out
     ./scripts/deb/build-packages.sh "$debs" > "$root/.build-deb/make-deb.log" 2>&1 \
