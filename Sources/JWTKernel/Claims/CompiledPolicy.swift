@@ -20,7 +20,9 @@ struct CompiledPolicy: Sendable {
     /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
     let expectedType: [UInt8]?
     let expectedNonce: [UInt8]?
-    let requirements: [CompiledRequirement]
+    let requirements: CompiledRequirements
+    /// `!requirements.isEmpty`, without reaching into the object (a policy without requirements pays nothing).
+    let hasRequirements: Bool
     /// The requirements as given, for the fingerprint.
     let requirementSource: [ClaimRequirement]
 
@@ -51,7 +53,8 @@ struct CompiledPolicy: Sendable {
         requiredKeys = requiredClaims.map { JSONNameKey(bytes: $0) }
         expectedType = p.expectedType.map { Self.normalizedMediaType(Array($0.utf8)) }
         expectedNonce = p.expectedNonce.map { Array($0.utf8) }
-        requirements = p.claimRequirements.map(CompiledRequirement.init)
+        requirements = CompiledRequirements(p.claimRequirements)
+        hasRequirements = !p.claimRequirements.isEmpty
         requirementSource = p.claimRequirements
     }
 
@@ -91,6 +94,25 @@ struct CompiledPolicy: Sendable {
         try checkIdentity(c, in: claims)
     }
 
+    /// `RegisteredClaims.read` then `check`, for a verifier that knows its policy before it reads the claims
+    /// and has claim requirements (`hasRequirements`; without, the caller reads and checks as before, so a
+    /// policy without requirements pays nothing): the one pass of `read` also records each requirement's
+    /// top-level claim (in stack memory), so checking them needs no further walk of the claims. Same checks
+    /// in the same order, the clock read after the claims, as `check` does.
+    func readAndCheckRequirements(
+        _ payload: UnsafeRawBufferPointer, clock: any JWTClock
+    ) throws(JWTError) -> RegisteredClaims {
+        try withUnsafeTemporaryAllocation(of: JSONSpan.self, capacity: requirements.count) {
+            (heads) throws(JWTError) -> RegisteredClaims in
+            heads.initialize(repeating: CompiledRequirement.absentHead)
+            let claims = try RegisteredClaims.read(
+                payload, required: requiredKeys, requiredNames: requiredClaims, recording: requirements, into: heads)
+            try checkTimes(claims, now: clock.now())
+            try checkIdentity(claims, in: payload, requirementHeads: UnsafeBufferPointer(heads))
+            return claims
+        }
+    }
+
     /// The time-dependent checks, which a cached verification must repeat on every hit.
     /// Inlined so a hit reads the three dates in place instead of copying the whole claims record.
     @inline(__always)
@@ -113,8 +135,23 @@ struct CompiledPolicy: Sendable {
         }
     }
 
-    /// The checks that do not depend on time (issuer, audience, nonce, required claims).
+    /// The checks that do not depend on time (issuer, audience, nonce, required claims, claim requirements).
     func checkIdentity(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer) throws(JWTError) {
+        try checkIdentityClaims(c, in: claims)
+        // Last: a requirement's failure (403) must only ever reach a token that is otherwise valid.
+        if hasRequirements { try requirements.checkAll(claims) }
+    }
+
+    /// The same, each requirement's top-level claim as `RegisteredClaims.read` recorded it in `requirementHeads`.
+    func checkIdentity(
+        _ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, requirementHeads: UnsafeBufferPointer<JSONSpan>
+    ) throws(JWTError) {
+        try checkIdentityClaims(c, in: claims)
+        try requirements.checkAll(claims, heads: requirementHeads)
+    }
+
+    @inline(__always)
+    private func checkIdentityClaims(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer) throws(JWTError) {
         let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if !issuers.isEmpty {
             guard let iss = c.iss else { throw JWTError(.missingClaim, "iss is required") }
@@ -139,8 +176,6 @@ struct CompiledPolicy: Sendable {
             let all: UInt64 = requiredClaims.count == 64 ? ~0 : (1 << UInt64(requiredClaims.count)) - 1
             guard c.requiredPresent == all else { throw JWTError(.missingClaim, "a required claim is missing") }
         }
-        // Last: a requirement's failure (403) must only ever reach a token that is otherwise valid.
-        if !requirements.isEmpty { try CompiledRequirement.checkAll(requirements, claims) }
     }
 
     private static func matchesAny(_ span: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ accepted: [[UInt8]]) -> Bool {

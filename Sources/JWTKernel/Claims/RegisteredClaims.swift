@@ -20,13 +20,37 @@ public struct RegisteredClaims: Sendable {
     static func read(
         _ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]]
     ) throws(JWTError) -> RegisteredClaims {
+        // `recording: nil` folds the requirement test out of this copy of the member loop: a policy without
+        // requirements pays nothing for them.
+        try read(claims, required: required, requiredNames: requiredNames, recording: nil, into: nil)
+    }
+
+    /// The same pass, also recording each claim requirement's top-level claim: `heads[i]` becomes the value
+    /// of the member requirement i's pointer starts with (left as it was, `absentHead`, when there is none).
+    static func read(
+        _ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]],
+        recording requirements: CompiledRequirements, into heads: UnsafeMutableBufferPointer<JSONSpan>
+    ) throws(JWTError) -> RegisteredClaims {
+        try read(claims, required: required, requiredNames: requiredNames, recording: .some(requirements), into: heads)
+    }
+
+    @inline(__always)
+    private static func read(
+        _ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]],
+        recording requirements: CompiledRequirements?, into heads: UnsafeMutableBufferPointer<JSONSpan>?
+    ) throws(JWTError) -> RegisteredClaims {
         let bytes = claims.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var c = RegisteredClaims()
         var parser = JSONParser(claims)
+        let filter = requirements?.filter ?? 0
         try parser.forEachTopLevelMemberWithKey { (name, key, value) throws(JWTError) in
             for i in required.indices where required[i] == key {
                 let hit = key.isExact || requiredNames[i].withUnsafeBytes { JSONString.equals(name, in: bytes, $0) }
                 if hit { c.requiredPresent |= 1 << UInt64(i) }
+            }
+            // One bit test skips a member no requirement names (`filter`: a bit per requirement's head key).
+            if let requirements, let heads, filter & CompiledRequirement.filterBit(key) != 0 {
+                requirements.recordHead(name, key, value, bytes, heads)
             }
             switch key.value {
             case JSONNameKey.exp: c.exp = try numericDate(value, bytes, "exp is not a number")

@@ -66,6 +66,16 @@ enum ValidatedJSONWalk {
     /// then confirmed unescaped: a quote preceded by an odd run of backslashes is part of the string.
     @inline(__always)
     static func string(_ b: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> JSONSpan {
+        // Short strings (names, words, ids) end within a few bytes: a byte loop finds the closing quote
+        // without two library calls, as long as no backslash comes first (then the general path decides).
+        var p = i + 1
+        let shortEnd = min(i + 17, end)
+        while p < shortEnd {
+            let c = b[p]
+            if c == UInt8(ascii: "\"") { return JSONSpan(start: i + 1, end: p, kind: .string, escaped: false) }
+            if c == UInt8(ascii: "\\") { break }
+            p += 1
+        }
         var j = i + 1
         while true {
             // Validated: a closing quote exists before `end` (the enclosing value's end).

@@ -10,9 +10,14 @@ extension JWTVerifier {
             let key = try checkSignature(
                 segments.jws, header: header, headerJSON: headerJSON, signature: segments.signature,
                 contexts: scratch.contexts)
-            let claims = try RegisteredClaims.read(
-                payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
-            try compiled.check(claims, in: payload, now: clock.now())
+            let claims: RegisteredClaims
+            if compiled.hasRequirements {
+                claims = try compiled.readAndCheckRequirements(payload, clock: clock)
+            } else {
+                claims = try RegisteredClaims.read(
+                    payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+                try compiled.check(claims, in: payload, now: clock.now())
+            }
             // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
             withExtendedLifetime(key) {
                 body(

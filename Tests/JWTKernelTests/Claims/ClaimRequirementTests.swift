@@ -18,7 +18,29 @@ final class ClaimRequirementTests: XCTestCase {
     {
         let policy = ClaimsPolicy(requireExpiration: false, claimRequirements: requirements)
         let verifier = JWTVerifier(keys: keys, policy: policy, clock: FixedClock(now), cache: cache)
-        return verifier.check(AttackSigner.token(header: #"{"alg":"HS256","kid":"k"}"#, claims: claims, key: secret))
+        let verdict = verifier.check(
+            AttackSigner.token(header: #"{"alg":"HS256","kid":"k"}"#, claims: claims, key: secret))
+        // The verifier checks requirements from the top-level claims its one read of the claims recorded;
+        // the walk (MultiIssuerVerifier's way, the claims read before the policy is known) must agree,
+        // message for message.
+        if cache == nil {
+            XCTAssertEqual(walkOutcome(claims, CompiledPolicy(policy)), verdict, "recorded vs walked: \(claims)")
+        }
+        return verdict
+    }
+
+    /// `outcome`'s policy steps with the requirements' claims found by a walk of the claims.
+    func walkOutcome(_ claims: String, _ compiled: CompiledPolicy) -> JWTError? {
+        Array(claims.utf8).withUnsafeBytes { p -> JWTError? in
+            do throws(JWTError) {
+                let c = try RegisteredClaims.read(
+                    p, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+                try compiled.check(c, in: p, now: now)
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     func req(_ pointer: String, _ condition: ClaimRequirement.Condition) -> ClaimRequirement {

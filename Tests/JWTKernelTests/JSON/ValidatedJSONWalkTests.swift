@@ -6,15 +6,27 @@ import XCTest
 /// every member and element, at every depth: whitespace everywhere, escapes (an escaped quote, a
 /// backslash before the closing quote), every number form, brackets inside strings, empty containers.
 final class ValidatedJSONWalkTests: XCTestCase {
-    let documents = [
-        #"{}"#, #"[]"#, #" { "a" : 1 , "b":[ ] ,"c":{ } } "#,
-        #"{"s":"x\"}y","t":"\\","u":"\\\"","v":"]}[{,:","w":"\u0041"}"#,
-        #"{"n":[0,-0,1.5,-2e10,3E+2,4e-3,12345678901234567890]}"#,
-        #"{"l":[true,false,null,[true],{"x":null}]}"#,
-        "{\n\t\"a\"\r\n:\n[\n1\n,\n\"2\"\n]\n}",
-        #"{"deep":{"a":[{"b":[[],[{}],"]"]}],"c":"}"}}"#,
-        #"{"https://example.com/roles":["admin"],"a~b":{"c/d":1},"":0}"#,
-    ]
+    let documents =
+        [
+            #"{}"#, #"[]"#, #" { "a" : 1 , "b":[ ] ,"c":{ } } "#,
+            #"{"s":"x\"}y","t":"\\","u":"\\\"","v":"]}[{,:","w":"\u0041"}"#,
+            #"{"n":[0,-0,1.5,-2e10,3E+2,4e-3,12345678901234567890]}"#,
+            #"{"l":[true,false,null,[true],{"x":null}]}"#,
+            "{\n\t\"a\"\r\n:\n[\n1\n,\n\"2\"\n]\n}",
+            #"{"deep":{"a":[{"b":[[],[{}],"]"]}],"c":"}"}}"#,
+            #"{"https://example.com/roles":["admin"],"a~b":{"c/d":1},"":0}"#,
+        ] + ValidatedJSONWalkTests.boundaryStrings
+
+    /// Strings of 14-19 bytes, plain and with an escape at, before and after byte 16 (where the walk's byte
+    /// loop hands over to memchr).
+    static let boundaryStrings = (14...19).flatMap { n -> [String] in
+        let plain = String(repeating: "a", count: n)
+        return [
+            "{\"\(plain)\":[\"\(plain)\"]}",
+            "{\"k\":\"\(String(repeating: "b", count: n - 2))\\\"\"}",
+            "{\"k\":[\"\(String(repeating: "c", count: n - 2))\\\\\",\"\(plain)\\u0041\"]}",
+        ]
+    }
 
     func testMembersAndElementsMatchTheParser() throws {
         for doc in documents {
