@@ -22,7 +22,8 @@ public struct BearerError: HTTPResponseError, Sendable {
     /// No `Authorization: Bearer` header.
     public static func missingToken(realm: String) -> BearerError {
         BearerError(
-            status: .unauthorized, challenge: BearerChallenge.header(realm: realm), error: nil, message: "missing_token")
+            status: .unauthorized, challenge: BearerChallenge.header(realm: realm), error: nil, message: "missing_token"
+        )
     }
 
     /// The verifier refused the token.

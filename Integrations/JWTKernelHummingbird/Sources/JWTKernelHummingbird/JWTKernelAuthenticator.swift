@@ -39,7 +39,8 @@ public struct JWTKernelAuthenticator<Context: AuthRequestContext>: Authenticator
     }
 
     public func authenticate(request: Request, context: Context) async throws -> Identity? {
-        guard let header = request.headers[.authorization], let token = AuthorizationHeader.bearerToken(in: header) else {
+        guard let header = request.headers[.authorization], let token = AuthorizationHeader.bearerToken(in: header)
+        else {
             if tokenRequired { throw BearerError.missingToken(realm: realm) }
             return nil
         }

@@ -39,7 +39,8 @@ final class IdentityLiveTests: XCTestCase {
             let known = try await client.get("/user", bearer: f.token())
             XCTAssertEqual(known, Answer(status: 200, challenge: nil, body: "user-1@https://issuer.test"))
 
-            let nobody = try await client.get("/user", bearer: f.issuer.token(on: f.server, kid: "k1", subject: "nobody"))
+            let nobody = try await client.get(
+                "/user", bearer: f.issuer.token(on: f.server, kid: "k1", subject: "nobody"))
             XCTAssertEqual(nobody.status, 401)
             XCTAssertEqual(nobody.challenge, #"Bearer realm="api", error="invalid_token""#)
             XCTAssertTrue(nobody.body.contains(#""message":"unknown_identity""#), nobody.body)

@@ -1,5 +1,4 @@
 import Foundation
-
 import JWTKernel
 
 /// A fresh RSA-2048 key made by the `openssl` command in a temporary directory, and RS256
