@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lints the Swift sources (the package's, the benchmarks', the fuzzers', the integrations') against
-# .swift-format (the toolchain's `swift format`), strictly: any finding fails. Fix with `swift format --in-place --recursive` on the same paths.
+# .swift-format (the toolchain's `swift format`), strictly: any finding fails. Fix with
+# `swift format --in-place --recursive` on the same paths.
 #   scripts/format-check.sh            # every Swift source directory of the repository
 #   scripts/format-check.sh PATH...    # only these files or directories
 set -euo pipefail

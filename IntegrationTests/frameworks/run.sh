@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The framework integrations (Integrations/, issue 20 section 2), each a package of its own: Hummingbird's
 # live tests (`app.test(.live)`) and XCTVapor's running application, both against the core's loopback JWKS
-# server. Each package builds in its own scratch path, .build-integrations/<name>, so neither invalidates the
+# server. Each package builds in its own scratch path, .build-integrations/hummingbird and /vapor, so neither invalidates the
 # main package's .build (nor the other's), and a second run only rebuilds what changed.
 #   IntegrationTests/frameworks/run.sh                 # both
 #   IntegrationTests/frameworks/run.sh JWTKernelVapor  # one
@@ -21,7 +21,8 @@ trap 'rm -f "$log"' EXIT
 
 for name in "${packages[@]}"; do
     dir="Integrations/$name"
-    scratch=".build-integrations/$name"
+    short=${name#JWTKernel}
+    scratch=".build-integrations/${short,,}"   # hummingbird, vapor
     echo "--- $name"
     t0=$(date +%s)
     if ! swift build --package-path "$dir" --scratch-path "$scratch" --build-tests >"$log" 2>&1; then
