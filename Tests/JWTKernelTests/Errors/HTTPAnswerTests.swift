@@ -11,6 +11,9 @@ final class HTTPAnswerTests: XCTestCase {
             case .badAudience:
                 XCTAssertEqual(code.httpStatus, 403)
                 XCTAssertEqual(code.bearerError, "invalid_token")
+            case .claimRequirementFailed:
+                XCTAssertEqual(code.httpStatus, 403)
+                XCTAssertEqual(code.bearerError, "insufficient_scope")
             case .keysUnavailable:
                 XCTAssertEqual(code.httpStatus, 503)
                 XCTAssertNil(code.bearerError, "a 503 carries no challenge")

@@ -21,6 +21,19 @@ final class AuthenticatorLiveTests: XCTestCase {
         router.group("api")
             .add(middleware: JWTKernelAuthenticator(verifier: fixture.verifier, realm: "api"))
             .get("me") { _, context in try context.requireIdentity().subject ?? "" }
+        // A verifier whose policy also requires `sub` to be "admin": an unmet claim requirement.
+        let admins = MultiIssuerVerifier(
+            store: fixture.refresher.store,
+            issuers: [
+                IssuerConfiguration(
+                    issuer: fixture.issuer.issuer,
+                    policy: ClaimsPolicy(
+                        audiences: [fixture.issuer.audience],
+                        claimRequirements: [try! ClaimRequirement("/sub", .equals("admin"))]))
+            ])
+        router.group("admin")
+            .add(middleware: JWTKernelAuthenticator(verifier: admins, realm: "api"))
+            .get("me") { _, context in try context.requireIdentity().subject ?? "" }
         router.group("open")
             .add(middleware: JWTKernelAuthenticator(verifier: fixture.verifier, realm: "api", tokenRequired: false))
             .get("me") { _, context in context.identity?.subject ?? "anonymous" }
@@ -49,6 +62,11 @@ final class AuthenticatorLiveTests: XCTestCase {
             XCTAssertEqual(unknown.status, 401)
             XCTAssertEqual(unknown.challenge, Self.invalid)
             XCTAssertTrue(unknown.body.contains(#""message":"unknown_issuer""#), unknown.body)
+
+            let notAdmin = try await client.get("/admin/me", bearer: f.token())
+            XCTAssertEqual(notAdmin.status, 403, "an unmet claim requirement: a genuine token without the privilege")
+            XCTAssertEqual(notAdmin.challenge, #"Bearer realm="api", error="insufficient_scope""#)
+            XCTAssertTrue(notAdmin.body.contains(#""message":"claim_requirement_failed""#), notAdmin.body)
 
             let forged = try await client.get("/api/me", bearer: f.token() + "x")
             XCTAssertEqual(forged.status, 401)

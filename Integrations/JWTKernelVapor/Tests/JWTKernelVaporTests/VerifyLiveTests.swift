@@ -19,6 +19,19 @@ final class VerifyLiveTests: XCTestCase {
         app.grouped(app.jwtKernel.authenticator()).get("auth") { req in
             try req.auth.require(VerifiedJWT.self).subject ?? ""
         }
+        // A verifier whose policy also requires `sub` to be "admin": an unmet claim requirement.
+        let admins = MultiIssuerVerifier(
+            store: app.jwtKernel.store,
+            issuers: [
+                IssuerConfiguration(
+                    issuer: fixture.issuer.issuer,
+                    policy: ClaimsPolicy(
+                        audiences: [fixture.issuer.audience],
+                        claimRequirements: [try! ClaimRequirement("/sub", .equals("admin"))]))
+            ])
+        app.grouped(JWTKernelAuthenticator(verifier: admins)).get("admin") { req in
+            try req.auth.require(VerifiedJWT.self).subject ?? ""
+        }
         app.grouped(app.jwtKernel.authenticator(tokenRequired: false)).get("open") { req in
             req.auth.get(VerifiedJWT.self)?.subject ?? "anonymous"
         }
@@ -55,6 +68,11 @@ final class VerifyLiveTests: XCTestCase {
             XCTAssertEqual(none.status, 401, path)
             XCTAssertEqual(none.challenge, #"Bearer realm="api""#, "no error= without a token (RFC 6750 3.1)")
         }
+        let notAdmin = try await client.get("/admin", bearer: f.token())
+        XCTAssertEqual(notAdmin.status, 403, "an unmet claim requirement: a genuine token without the privilege")
+        XCTAssertEqual(notAdmin.challenge, #"Bearer realm="api", error="insufficient_scope""#)
+        XCTAssertTrue(notAdmin.body.contains(#""reason":"claim_requirement_failed""#), notAdmin.body)
+
         let anonymous = try await client.get("/open")
         XCTAssertEqual(anonymous, Answer(status: 200, challenge: nil, body: "anonymous"))
         let bad = try await client.get("/open", bearer: f.token(expiresIn: -3600))
