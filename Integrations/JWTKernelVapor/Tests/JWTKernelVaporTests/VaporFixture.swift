@@ -33,7 +33,7 @@ final class VaporFixture: @unchecked Sendable {
     }
 
     func shutdown() async throws {
-        try await app.asyncShutdown()
+        if !app.didShutdown { try await app.asyncShutdown() }
         server.stop()
     }
 
