@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(name: "jwt-kernel", path: "../.."),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.100.0"),
+        // Already Vapor's dependency; named for NIOLockedValueBox (Vapor re-exports only NIO's old Lock).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         // Tests only: the loopback JWKS server and test keys shared with the Hummingbird integration.
         .package(name: "jwt-kernel-integration-testing", path: "../JWTKernelIntegrationTesting"),
     ],
@@ -23,6 +25,7 @@ let package = Package(
                 .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
                 .product(name: "Vapor", package: "vapor"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
