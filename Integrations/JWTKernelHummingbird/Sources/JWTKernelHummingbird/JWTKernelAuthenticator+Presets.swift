@@ -1,4 +1,5 @@
 public import Hummingbird
+public import HummingbirdAuth
 public import JWTKernel
 public import JWTKernelRemote
 

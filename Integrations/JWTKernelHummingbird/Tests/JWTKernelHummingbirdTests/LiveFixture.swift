@@ -49,7 +49,8 @@ final class LiveFixture: @unchecked Sendable {
     }
 
     /// An application on a free loopback port (`.live` testing runs it for real).
-    static func application<Context: RequestContext>(_ router: Router<Context>) -> some ApplicationProtocol {
+    static func application<Context: RequestContext>(_ router: Router<Context>) -> some ApplicationProtocol
+    where Context.Source == ApplicationRequestContextSource {
         Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 }
