@@ -24,6 +24,8 @@ let package = Package(
             dependencies: [
                 .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                // KeyRefresherService (the refresher as one of the application's services), VerificationCounters.
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             ],
@@ -35,6 +37,7 @@ let package = Package(
                 "JWTKernelHummingbird",
                 .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

@@ -24,6 +24,8 @@ let package = Package(
             dependencies: [
                 .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                // The refresher's events through the application's logger (Logger.log(_: KeyRefresherEvent)).
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

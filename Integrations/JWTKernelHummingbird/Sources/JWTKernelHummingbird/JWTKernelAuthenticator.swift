@@ -1,6 +1,7 @@
 public import Hummingbird
 public import HummingbirdAuth
 public import JWTKernel
+public import JWTKernelServer
 
 /// hummingbird-auth's `AuthenticatorMiddleware` over a jwt-kernel `MultiIssuerVerifier`: reads the
 /// `Authorization: Bearer` token, verifies it (synchronously: microseconds, no actor hop, no I/O; an
@@ -12,7 +13,10 @@ public import JWTKernel
 ///     api.get("me") { _, context in try context.requireIdentity().subject ?? "" }
 ///
 /// Refusals are `BearerError`s (401/403/503 with the RFC 6750 challenge). The reason is logged at `debug`
-/// on the request's logger with `jwtk.error` metadata (the code's name).
+/// on the request's logger with `jwtk.error` metadata (the code's name). With `verificationCounters`, each
+/// result is counted too (one atomic add), and a `KeyRefresherService` given the same counters reports them
+/// as `jwtk_verifications_total{issuer,result}`; run that service with the application, which starts and
+/// stops the refresher: `app.addServices(KeyRefresherService(refresher: refresher, logger: logger))`.
 public struct JWTKernelAuthenticator<Context: AuthRequestContext>: AuthenticatorMiddleware {
     public typealias Identity = Context.Identity
 
@@ -24,17 +28,21 @@ public struct JWTKernelAuthenticator<Context: AuthRequestContext>: Authenticator
     /// that serve anonymous users too (`IsAuthenticatedMiddleware` or `requireIdentity()` decide later). A
     /// token that is present and bad is refused either way.
     public let tokenRequired: Bool
+    /// Where results are counted, if anywhere.
+    public let verificationCounters: VerificationCounters?
     private let identify: @Sendable (VerifiedJWT, Request, Context) async throws -> Identity?
 
     /// `identity`: the application's own identity from the verified token (a database lookup, a `Decodable`
     /// of the claims); nil for no identity; throw `BearerError.insufficientScope` for a 403.
     public init(
         verifier: MultiIssuerVerifier, realm: String = "api", tokenRequired: Bool = true,
+        verificationCounters: VerificationCounters? = nil,
         identity: @escaping @Sendable (VerifiedJWT, Request, Context) async throws -> Identity?
     ) {
         self.verifier = verifier
         self.realm = realm
         self.tokenRequired = tokenRequired
+        self.verificationCounters = verificationCounters
         self.identify = identity
     }
 
@@ -47,7 +55,9 @@ public struct JWTKernelAuthenticator<Context: AuthRequestContext>: Authenticator
         let verified: VerifiedJWT
         do {
             verified = try verifier.verify(String(token))
+            verificationCounters?.count(verified)
         } catch {
+            verificationCounters?.count(error)
             context.logger.debug("Bearer token refused", metadata: ["jwtk.error": "\(error.code.name)"])
             throw BearerError.refused(error, realm: realm)
         }
@@ -61,7 +71,12 @@ public struct JWTKernelAuthenticator<Context: AuthRequestContext>: Authenticator
 
 extension JWTKernelAuthenticator where Context.Identity == VerifiedJWT {
     /// The verified token itself as the identity.
-    public init(verifier: MultiIssuerVerifier, realm: String = "api", tokenRequired: Bool = true) {
-        self.init(verifier: verifier, realm: realm, tokenRequired: tokenRequired) { token, _, _ in token }
+    public init(
+        verifier: MultiIssuerVerifier, realm: String = "api", tokenRequired: Bool = true,
+        verificationCounters: VerificationCounters? = nil
+    ) {
+        self.init(
+            verifier: verifier, realm: realm, tokenRequired: tokenRequired, verificationCounters: verificationCounters
+        ) { token, _, _ in token }
     }
 }

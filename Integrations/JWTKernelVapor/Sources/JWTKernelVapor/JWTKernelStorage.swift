@@ -1,5 +1,6 @@
 import JWTKernel
 import JWTKernelRemote
+import JWTKernelServer
 import NIOConcurrencyHelpers
 import Vapor
 
@@ -32,13 +33,23 @@ final class JWTKernelStorage: Sendable {
 }
 
 /// Ties the refresher's thread to the application: started when it boots (before the server accepts
-/// connections; the first fetches run while it starts), stopped when it shuts down.
+/// connections; the first fetches run while it starts), stopped when it shuts down. Its events (fetch
+/// failures, stale keys, withdrawals, refreshes) go to the application's logger at the levels JWTKernelServer
+/// gives them. (Vapor 4 runs no swift-service-lifecycle group, so `KeyRefresherService` is not used here.)
 /// The refresher is looked up when the event comes, so `use(refresher:)` may replace it after this handler
 /// was registered.
 struct RefresherLifecycle: LifecycleHandler {
-    func didBoot(_ application: Application) throws { application.jwtKernelStorage?.refresher.start() }
+    func didBoot(_ application: Application) throws {
+        guard let refresher = application.jwtKernelStorage?.refresher else { return }
+        let logger = application.logger
+        refresher.observe { logger.log($0) }
+        refresher.start()
+    }
 
-    func shutdown(_ application: Application) { application.jwtKernelStorage?.refresher.stop() }
+    func shutdown(_ application: Application) {
+        application.jwtKernelStorage?.refresher.stop()
+        application.jwtKernelStorage?.refresher.observe(nil)
+    }
 
     /// `stop()` joins the thread, which may be inside a fetch (bounded by its timeouts): joined on a
     /// Dispatch thread, not on the caller's event loop or cooperative thread.
@@ -47,6 +58,7 @@ struct RefresherLifecycle: LifecycleHandler {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 refresher.stop()
+                refresher.observe(nil)
                 done.resume()
             }
         }
