@@ -71,14 +71,15 @@ func requireKnown(_ status: CInt, _ call: String) {
     let wantHTTP: CInt =
         switch status {
         case 0: 200
-        case 11: 403
+        case 11, 20: 403
         case 19: 503
         case 1...18: 401
         default: 500
         }
     require(http == wantHTTP, "jwtk_status_http(\(status)) = \(http), expected \(wantHTTP)")
+    // Token errors but keys_unavailable (19) have a challenge error; claim_requirement_failed (20) included.
     require(
-        (jwtk_status_bearer_error(status) != nil) == (1...18).contains(status),
+        (jwtk_status_bearer_error(status) != nil) == ((1...18).contains(status) || status == 20),
         "jwtk_status_bearer_error(\(status)) disagrees with the status class")
 }
 
