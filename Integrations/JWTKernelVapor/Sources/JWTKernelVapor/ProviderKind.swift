@@ -1,5 +1,5 @@
 public import JWTKernel
-public import JWTKernelRemote
+import JWTKernelRemote
 public import Vapor
 
 /// A provider whose preset the application can configure under its name (`app.jwtKernel.apple`), and
