@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test
+.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -81,6 +81,11 @@ deb: deps
 # then purged; ends with `packages: N passed, M failed`. Builds them first (make deb) unless DEBS=DIR is given.
 packages-test: deps
 	./IntegrationTests/packages/run.sh $(DEBS)
+
+# The Hummingbird and Vapor integrations (Integrations/, packages of their own): their tests against running
+# servers, each package built in its own scratch path under .build-integrations/ (the main .build stays valid).
+integrations-test: deps
+	./IntegrationTests/frameworks/run.sh
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Fuzz/.build*

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Lints the Swift sources against .swift-format (the toolchain's `swift format`), strictly:
-# any finding fails. Fix with `swift format --in-place --recursive` on the same paths.
+# Lints the Swift sources (the package's, the benchmarks', the fuzzers', the integrations') against
+# .swift-format (the toolchain's `swift format`), strictly: any finding fails. Fix with
+# `swift format --in-place --recursive` on the same paths.
 #   scripts/format-check.sh            # every Swift source directory of the repository
 #   scripts/format-check.sh PATH...    # only these files or directories
 set -euo pipefail
@@ -9,6 +10,11 @@ cd "$(dirname "$0")/.."
 paths=("$@")
 if [ ${#paths[@]} -eq 0 ]; then
     paths=(Sources Tests Benchmarks/Sources Benchmarks/Benchmarks Fuzz/Sources)
+    # The integration packages' sources and tests, named one by one: `--recursive` on Integrations/ itself
+    # would also lint a .build folder that `swift build` run inside a package leaves there.
+    for dir in Integrations/*/Sources Integrations/*/Tests; do
+        [ -d "$dir" ] && paths+=("$dir")
+    done
 fi
 
 log=$(mktemp)

@@ -72,26 +72,20 @@ enum StatusTable {
         }
     }
 
-    /// 401 for token errors, 403 for a wrong audience or an unmet claim requirement (a genuine token
-    /// that does not grant this), 503 when no keys could ever be loaded.
+    /// Token errors by the core's table (`JWTErrorCode.httpStatus`: 401; 403 for a wrong audience or an unmet
+    /// claim requirement; 503 when no keys could ever be loaded); 200 for success; 500 for key errors, misuse
+    /// and unknown codes.
     static func http(_ status: Int32) -> Int32 {
-        switch status {
-        case JWTK_OK: return 200
-        case JWTK_BAD_AUDIENCE, JWTK_CLAIM_REQUIREMENT_FAILED: return 403
-        case JWTK_KEYS_UNAVAILABLE: return 503
-        case JWTK_MALFORMED...JWTK_UNKNOWN_ISSUER: return 401
-        default: return 500
-        }
+        if status == JWTK_OK { return 200 }
+        guard let code = JWTErrorCode(number: status) else { return 500 }
+        return Int32(code.httpStatus)
     }
 
-    /// RFC 6750 section 3.1's error for WWW-Authenticate. Every unmet claim requirement is
-    /// "insufficient_scope", not only those on `scope`: the token passed every other check, so a new token
-    /// of the same grant would fail the same way, and "invalid_token" would send the client to get one
-    /// (and pairs with 401, while these answer 403). A tenant, role, plan or verified e-mail the resource
-    /// asks for is a privilege the token does not carry: "higher privileges than provided".
+    /// RFC 6750 section 3.1's error for WWW-Authenticate, by the core's table (`JWTErrorCode.staticBearerError`:
+    /// `invalid_token`, `insufficient_scope` for an unmet claim requirement, and why); nil for anything but a
+    /// token error, and for `keys_unavailable`.
     static func bearerError(_ status: Int32) -> StaticString? {
-        if status == JWTK_CLAIM_REQUIREMENT_FAILED { return "insufficient_scope" }
-        return status >= JWTK_MALFORMED && status <= JWTK_UNKNOWN_ISSUER ? "invalid_token" : nil
+        JWTErrorCode(number: status)?.staticBearerError
     }
 }
 

@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A package of its own so that users of the core (JWTKernel, JWTKernelRemote, libjwtk.so.0) never resolve
+// Hummingbird: only this manifest names it. The core is a path dependency on the repository's root.
+// (The folder is not called "Hummingbird": a root package's identity is its folder's name, and "hummingbird"
+// is Hummingbird's own, which hummingbird-auth depends on.)
+let package = Package(
+    name: "jwt-kernel-hummingbird",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "JWTKernelHummingbird", targets: ["JWTKernelHummingbird"])
+    ],
+    dependencies: [
+        .package(name: "jwt-kernel", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
+        // Tests only: the loopback JWKS server and test keys shared with the Vapor integration.
+        .package(name: "jwt-kernel-integration-testing", path: "../JWTKernelIntegrationTesting"),
+    ],
+    targets: [
+        .target(
+            name: "JWTKernelHummingbird",
+            dependencies: [
+                .product(name: "JWTKernel", package: "jwt-kernel"),
+                .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                // KeyRefresherService (the refresher as one of the application's services), VerificationCounters.
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .testTarget(
+            name: "JWTKernelHummingbirdTests",
+            dependencies: [
+                "JWTKernelHummingbird",
+                .product(name: "JWTKernel", package: "jwt-kernel"),
+                .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "JWTKernelIntegrationTesting", package: "jwt-kernel-integration-testing"),
+            ]
+        ),
+    ]
+)
