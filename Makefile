@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test
+.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -86,6 +86,11 @@ packages-test: deps
 # servers, each package built in its own scratch path under .build-integrations/ (the main .build stays valid).
 integrations-test: deps
 	./IntegrationTests/frameworks/run.sh
+
+# The forward-auth agent (jwtk-forward-auth) behind Debian's Caddy and nginx on loopback: the verdict matrix
+# through each gateway, claim headers, rotation, a short load run beside the native nginx module.
+forward-auth-test: deps
+	./IntegrationTests/forward-auth/run.sh
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Fuzz/.build*

@@ -9,12 +9,18 @@ let package = Package(
     name: "jwt-kernel-hummingbird",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "JWTKernelHummingbird", targets: ["JWTKernelHummingbird"])
+        .library(name: "JWTKernelHummingbird", targets: ["JWTKernelHummingbird"]),
+        // The forward-auth agent (issue 20 section 3): gateways that cannot load libjwtk ask it per request.
+        .library(name: "JWTKernelForwardAuth", targets: ["JWTKernelForwardAuth"]),
+        .executable(name: "jwtk-forward-auth", targets: ["jwtk-forward-auth"]),
     ],
     dependencies: [
         .package(name: "jwt-kernel", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.0.0"),
+        // The forward-auth agent's command line and its /metrics text.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
         // Tests only: the loopback JWKS server and test keys shared with the Vapor integration.
         .package(name: "jwt-kernel-integration-testing", path: "../JWTKernelIntegrationTesting"),
     ],
@@ -31,10 +37,35 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        .target(
+            name: "JWTKernelForwardAuth",
+            dependencies: [
+                "JWTKernelHummingbird",
+                .product(name: "JWTKernel", package: "jwt-kernel"),
+                .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .executableTarget(
+            name: "jwtk-forward-auth",
+            dependencies: [
+                "JWTKernelForwardAuth",
+                .product(name: "JWTKernel", package: "jwt-kernel"),
+                .product(name: "JWTKernelRemote", package: "jwt-kernel"),
+                .product(name: "JWTKernelServer", package: "jwt-kernel"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .testTarget(
             name: "JWTKernelHummingbirdTests",
             dependencies: [
                 "JWTKernelHummingbird",
+                "JWTKernelForwardAuth",
                 .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
                 .product(name: "JWTKernelServer", package: "jwt-kernel"),

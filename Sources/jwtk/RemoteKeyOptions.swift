@@ -89,80 +89,58 @@ struct RemoteKeyOptions: ParsableArguments {
     func makeVerifier(
         base: ClaimsPolicy, keyFiles: JWKSet?, clock: any JWTClock, maxTokenSize: Int
     ) throws -> MultiIssuerVerifier {
-        var sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)] = []
-        var discovered: [String] = []  // issuers whose keys are found through their discovery document
-        var routes: [IssuerConfiguration] = []
         let store = KeyStore()
-        func addPreset(_ preset: ProviderPreset) {
-            routes += preset.issuers.map { route in
-                var route = route
-                route.policy = Self.merge(preset: route.policy, base: base)
-                return route
-            }
-            if let keyFiles {
-                // Offline: the files are the provider's keys, plus what the preset configures locally.
-                store.publish(preset.localKeys.map(keyFiles.merging) ?? keyFiles, forIssuer: preset.keyIssuer)
-            } else {
-                sources.append((preset.keyIssuer, preset.keyURL, preset.localKeys))
-            }
-        }
-        if let provider {
-            let preset = try Self.preset(provider, audiences: base.audiences, tenant: tenant)
-            addPreset(jwksURL.map(preset.mirrored(at:)) ?? preset)
-        } else if let jwksURL {
-            sources.append((base.issuers[0], jwksURL, nil))
-            routes.append(IssuerConfiguration(issuer: base.issuers[0], policy: base))
-        } else if let oidc {
-            var policy = base
-            policy.issuers = [oidc]
-            discovered.append(oidc)
-            routes.append(IssuerConfiguration(issuer: oidc, policy: policy))
-        } else if let issuerConfig {
-            for item in try IssuerConfigFile.load(issuerConfig) {
-                if let name = item.provider {
-                    let preset = try Self.preset(name, audiences: item.audiences, tenant: item.tenant)
-                    addPreset(item.jwksURL.map(preset.mirrored(at:)) ?? preset)
-                } else if let issuer = item.issuer {
-                    var policy = base
-                    policy.issuers = [issuer]
-                    policy.audiences = item.audiences
-                    if let algorithms = item.algorithms { policy.algorithms = algorithms }
-                    if item.discovery {
-                        discovered.append(issuer)
-                    } else if let url = item.jwksURL {
-                        sources.append((issuer, url, nil))
-                    }
-                    routes.append(IssuerConfiguration(issuer: issuer, policy: policy))
-                }
-            }
-        }
-        try fetch(sources, discovered: discovered, into: store)
-        return MultiIssuerVerifier(store: store, issuers: routes, clock: clock, maxTokenSize: maxTokenSize)
-    }
-
-    /// One fetch per source on this thread (with discovery: the document, then the keys it names); a
-    /// source that fails is reported, and none loading is an error.
-    private func fetch(
-        _ sources: [(keyIssuer: String, url: String, localKeys: JWKSet?)], discovered: [String], into store: KeyStore
-    ) throws {
-        guard !sources.isEmpty || !discovered.isEmpty else { return }
         let refresher = KeyRefresher(store: store)
         var config = HTTPKeySourceConfiguration()
         config.totalTimeout = fetchTimeout
-        for source in sources {
-            do {
-                refresher.add(
-                    issuer: source.keyIssuer, source: try HTTPKeySource(url: source.url, configuration: config),
-                    localKeys: source.localKeys)
-            } catch {
-                throw ConfigurationError("\(source.url): \(error)")
+        var routes: [IssuerConfiguration] = []
+        do {
+            if let provider {
+                var preset = try ProviderPreset.named(provider, audiences: base.audiences, tenant: tenant)
+                if let jwksURL { preset = preset.mirrored(at: jwksURL) }
+                routes = preset.issuers.map { route in
+                    var route = route
+                    route.policy = route.policy.adding(base)
+                    return route
+                }
+                if let keyFiles {
+                    // Offline: the files are the provider's keys, plus what the preset configures locally.
+                    store.publish(preset.localKeys.map(keyFiles.merging) ?? keyFiles, forIssuer: preset.keyIssuer)
+                } else {
+                    try refresher.add(preset: preset, configuration: config)
+                }
+            } else if let jwksURL {
+                refresher.add(issuer: base.issuers[0], source: try HTTPKeySource(url: jwksURL, configuration: config))
+                routes = [IssuerConfiguration(issuer: base.issuers[0], policy: base)]
+            } else if let oidc {
+                var policy = base
+                policy.issuers = [oidc]
+                refresher.add(discovery: try OpenIDDiscovery(issuer: oidc, configuration: config))
+                routes = [IssuerConfiguration(issuer: oidc, policy: policy)]
+            } else if let issuerConfig {
+                guard let data = FileManager.default.contents(atPath: issuerConfig) else {
+                    throw ConfigurationError("\(issuerConfig): cannot read the issuer configuration")
+                }
+                do {
+                    routes = try refresher.register(
+                        IssuerConfigurationFile(parsing: Array(data)), base: base, configuration: config)
+                } catch {
+                    throw ConfigurationError("\(issuerConfig): \(error.description)")
+                }
             }
+        } catch let error as IssuerConfigurationError {
+            throw ConfigurationError(error.description)
+        } catch let error as KeySourceError {
+            throw ConfigurationError("\(jwksURL ?? oidc ?? provider ?? ""): \(error)")
         }
-        for issuer in discovered {
-            do { refresher.add(discovery: try OpenIDDiscovery(issuer: issuer, configuration: config)) } catch {
-                throw ConfigurationError("--oidc / discovery \(issuer): \(error)")
-            }
-        }
+        try fetchOnce(refresher, store: store)
+        return MultiIssuerVerifier(store: store, issuers: routes, clock: clock, maxTokenSize: maxTokenSize)
+    }
+
+    /// One fetch per registered source on this thread (with discovery: the document, then the keys it
+    /// names); a source that fails is reported, and none loading is an error.
+    private func fetchOnce(_ refresher: KeyRefresher, store: KeyStore) throws {
+        guard !refresher.allStats.isEmpty else { return }
         refresher.refreshDue()
         var loaded = 0
         for stats in refresher.allStats {
@@ -178,37 +156,5 @@ struct RemoteKeyOptions: ParsableArguments {
         guard loaded > 0 else {
             throw ConfigurationError("no keys could be loaded from any key URL or discovery document")
         }
-    }
-
-    static func preset(_ name: String, audiences: [String], tenant: String?) throws -> ProviderPreset {
-        guard !audiences.isEmpty else {
-            throw ConfigurationError("--provider \(name) needs --aud (its client, app, project or channel ID)")
-        }
-        switch name {
-        case "apple": return .apple(audience: audiences)
-        case "google": return .google(clientIDs: audiences)
-        case "firebase": return .firebase(projectID: audiences[0])
-        case "facebook": return .facebook(appIDs: audiences)
-        case "line": return try .line(channelID: audiences[0])
-        case "microsoft":
-            return tenant.map { .microsoft(tenantID: $0, clientIDs: audiences) }
-                ?? .microsoftMultiTenant(clientIDs: audiences)
-        default:
-            throw ConfigurationError("unknown provider \(name) (apple, google, firebase, facebook, line, microsoft)")
-        }
-    }
-
-    /// The preset's checks, plus what the command line adds (leeway, nonce, typ, required claims, claim requirements).
-    static func merge(preset: ClaimsPolicy, base: ClaimsPolicy) -> ClaimsPolicy {
-        var policy = preset
-        policy.leeway = base.leeway
-        if let nonce = base.expectedNonce { policy.expectedNonce = nonce }
-        if let typ = base.expectedType { policy.expectedType = typ }
-        policy.requiredClaims += base.requiredClaims.filter { !policy.requiredClaims.contains($0) }
-        policy.claimRequirements += base.claimRequirements
-        if base.algorithms != .all {
-            policy.algorithms = AlgorithmSet(policy.algorithms.algorithms.filter { base.algorithms.contains($0) })
-        }
-        return policy
     }
 }

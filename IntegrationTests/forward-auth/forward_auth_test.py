@@ -1,0 +1,416 @@
+"""The forward-auth agent (issue 20 section 3) behind Debian's Caddy (`forward_auth`) and nginx
+(`auth_request`) on loopback, against a loopback JWKS server; then a short load run beside the native
+nginx module. Run by run.sh, which installs the packages, builds the agent and the module and makes the venv:
+
+    forward_auth_test.py --agent BIN --module SO --work DIR --load SECONDS
+
+Ends with the line other tools read:
+forward-auth: checks=N failed=F wrong_answers=W rps_caddy=A rps_nginx_auth_request=B rps_module=C
+
+Reuses the nginx test's helpers (driver.py: check, JWKS, Client, echoed, wait_for, wrk; mint.py: keys, tokens).
+"""
+
+import argparse
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nginx"))
+import driver  # noqa: E402
+from driver import Client, JWKS, check, echoed, free_port, wait_for  # noqa: E402
+from mint import Key, token  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
+
+ISSUER = "https://issuer.test"
+DOWN = "https://down.test"        # its key URL answers nothing: 503 until keys come
+AUDIENCE = "api"
+REALM = "api"
+CHALLENGE = f'Bearer realm="{REALM}"'
+INVALID = f'Bearer realm="{REALM}", error="invalid_token"'
+ROLES = "https://example.com/roles"
+CLAIM_HEADERS = ["X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"]
+
+wrong_answers = 0
+
+
+# The upstream: echoes the request headers it received, one "Name: value" per line. --------------------
+
+class Echo:
+    def __init__(self):
+        self.port = free_port()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self):
+                body = "".join(f"{k}: {v}\n" for k, v in self.headers.items()).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *a):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+# The agent ------------------------------------------------------------------------------------------------
+
+class Agent:
+    def __init__(self, binary, w, config_path, extra=()):
+        self.port = free_port()
+        self.log_path = f"{w}/agent.log"
+        args = [binary, "--issuer-config", config_path, "--listen", f"127.0.0.1:{self.port}",
+                "--claim-header", "X-Jwt-Sub=sub", "--claim-header", "X-Jwt-Email=email",
+                "--claim-header", "X-Jwt-Roles=/" + ROLES.replace("~", "~0").replace("/", "~1"),
+                "--token-from", "authorization", "--token-from", "cookie:id_token",
+                "--unknown-kid-cooldown", "1", "--log-level", "debug", *extra]
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.log_path, "w"), text=True)
+        self.client = Client(self.port)
+        self.listening = self.proc.stdout.readline().strip()
+
+    def health(self):
+        s, _, body = self.client.get("/healthz")
+        return s, json.loads(body)
+
+    def stop(self):
+        self.proc.terminate()   # SIGTERM: the service group's graceful shutdown
+        try:
+            return self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return None
+
+
+# The gateways ---------------------------------------------------------------------------------------------
+
+def caddyfile(port, agent_port, echo_port):
+    # `route` keeps the order as written: Caddy's default directive order runs request_header after
+    # forward_auth, which would delete the copied claims. The strip must come first: Caddy 2.6's
+    # copy_headers sets a header only when the agent answers it, so a client's copy of a claim the token
+    # lacks would otherwise reach the upstream.
+    strip = "\n".join(f"        request_header -{h}" for h in CLAIM_HEADERS)
+    return f"""{{
+    admin off
+    auto_https off
+    persist_config off
+}}
+http://127.0.0.1:{port} {{
+    route {{
+{strip}
+        forward_auth 127.0.0.1:{agent_port} {{
+            uri /auth
+            copy_headers {" ".join(CLAIM_HEADERS)}
+        }}
+        # The load rows answer here, so they compare the checks rather than the echo upstream.
+        @load path /load/*
+        respond @load "ok" 200
+        reverse_proxy 127.0.0.1:{echo_port}
+    }}
+}}
+"""
+
+
+def nginx_conf(w, port, agent_port, echo_port, jwks_port, module):
+    # The claims come back through auth_request_set; proxy_set_header replaces any client-sent copy
+    # (an empty value drops the header). /load/ serves a static file, so the rows compare the checks.
+    sets = "".join(f"      auth_request_set ${h.lower().replace('-', '_')} $upstream_http_{h.lower().replace('-', '_')};\n"
+                   for h in CLAIM_HEADERS)
+    passes = "".join(f"      proxy_set_header {h} ${h.lower().replace('-', '_')};\n" for h in CLAIM_HEADERS)
+    return f"""worker_processes 1;
+master_process on;
+daemon off;
+pid {w}/nginx.pid;
+error_log {w}/nginx-error.log warn;
+load_module {module};
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  client_body_temp_path {w}/tmp/body; proxy_temp_path {w}/tmp/proxy; fastcgi_temp_path {w}/tmp/fcgi;
+  uwsgi_temp_path {w}/tmp/uwsgi; scgi_temp_path {w}/tmp/scgi;
+  upstream agent {{ server 127.0.0.1:{agent_port}; keepalive 32; }}
+  upstream echo {{ server 127.0.0.1:{echo_port}; keepalive 16; }}
+  server {{
+    listen 127.0.0.1:{port};
+    root {w}/www;
+    location / {{
+      auth_request /_auth;
+{sets}{passes}      proxy_pass http://echo; proxy_http_version 1.1; proxy_set_header Connection "";
+    }}
+    location = /_auth {{
+      internal;
+      proxy_pass http://agent/auth;
+      proxy_http_version 1.1; proxy_set_header Connection "";
+      proxy_pass_request_body off; proxy_set_header Content-Length "";
+    }}
+    location = /load/nocheck {{ }}
+    location = /load/agent {{ auth_request /_auth; try_files /load/ok =404; }}
+    location = /load/module {{
+      auth_jwt "{REALM}"; jwtk_key_url http://127.0.0.1:{jwks_port}/jwks;
+      jwtk_issuer {ISSUER}; jwtk_audience {AUDIENCE}; jwtk_algorithms RS256 ES256;
+      try_files /load/ok =404;
+    }}
+  }}
+}}
+"""
+
+
+# Checks ---------------------------------------------------------------------------------------------------
+
+def matrix(keys, now):
+    """(name, token, status, challenge, claims the upstream must see or None). challenge: the exact
+    WWW-Authenticate value, or None for none expected."""
+    rs, es, other = keys["rs1"], keys["es1"], keys["stranger"]
+
+    def claims(**extra):
+        c = {"iss": ISSUER, "sub": "user-1", "aud": AUDIENCE, "iat": now - 10, "exp": now + 3600,
+             "email": "u1@example.com", ROLES: ["admin", "dev"]}
+        c.update(extra)
+        return {k: v for k, v in c.items() if v is not None}
+
+    none_header = {"alg": "none", "typ": "JWT"}
+    unsigned = token(rs, claims(), header=none_header).rsplit(".", 1)[0] + "."
+    return [
+        ("valid RS256", token(rs, claims()), 200, None,
+         {"x-jwt-sub": "user-1", "x-jwt-email": "u1@example.com", "x-jwt-roles": "admin,dev"}),
+        ("valid ES256, no email claim", token(es, claims(email=None, sub="user-2")), 200, None,
+         {"x-jwt-sub": "user-2", "x-jwt-email": None, "x-jwt-roles": "admin,dev"}),
+        ("no token", None, 401, CHALLENGE, None),
+        ("expired", token(rs, claims(exp=now - 600, iat=now - 4000)), 401, INVALID, None),
+        ("not yet valid", token(rs, claims(nbf=now + 600)), 401, INVALID, None),
+        ("wrong audience", token(rs, claims(aud="other")), 403, f'Bearer realm="{REALM}", error="invalid_token"', None),
+        ("unknown issuer", token(rs, claims(iss="https://evil.test")), 401, INVALID, None),
+        ("signed by a stranger's key under a known kid", token(rs, claims(), sign_with=other), 401, INVALID, None),
+        ("alg none", unsigned, 401, INVALID, None),
+        ("garbage", "not.a.jwt", 401, INVALID, None),
+        ("issuer without keys yet", token(rs, claims(iss=DOWN)), 503, None, None),
+    ]
+
+
+def run_matrix(label, client, cases, gateway):
+    """One gateway's verdicts. nginx's auth_request passes a 401's WWW-Authenticate on, answers 403 without
+    the agent's headers and 500 for any other status (its documented behaviour): those are what it must give."""
+    global wrong_answers
+    for name, tok, status, www, claims in cases:
+        want_status, want_www = status, www
+        if gateway == "nginx":
+            if status == 403:
+                want_www = None
+            elif status not in (200, 401):
+                want_status, want_www = 500, None
+        headers = {h: "forged-by-client" for h in CLAIM_HEADERS}
+        s, h, body = client.get("/echo/x", token=tok, headers=headers)
+        ok = s == want_status and h.get("www-authenticate") == want_www
+        got = echoed(body) if s == 200 else {}
+        if claims is not None and s == 200:
+            for k, v in claims.items():
+                seen = got.get(k)
+                ok = ok and (seen == ([v] if v is not None else None))
+        if s == 200 and want_status != 200 or s != 200 and want_status == 200:
+            wrong_answers += 1
+        check(ok, f"{label}: {name} -> {want_status}" + (f" {want_www}" if want_www else ""),
+              f"got {s} www={h.get('www-authenticate')!r} upstream saw "
+              f"{ {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles', 'authorization')} }")
+        if s == 200:
+            forged = [k for k in ("x-jwt-sub", "x-jwt-email", "x-jwt-roles") if "forged-by-client" in got.get(k, [])]
+            check(not forged, f"{label}: {name}: client-sent claim headers never reach the upstream", str(forged))
+
+
+def main():
+    global wrong_answers
+    p = argparse.ArgumentParser()
+    p.add_argument("--agent", required=True)
+    p.add_argument("--module", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--load", type=float, default=3)
+    p.add_argument("--rounds", type=int, default=3)
+    a = p.parse_args()
+    w = a.work
+    os.makedirs(f"{w}/tmp", exist_ok=True)
+    os.makedirs(f"{w}/www/load", exist_ok=True)
+    with open(f"{w}/www/load/ok", "w") as f:
+        f.write("ok\n")
+    with open(f"{w}/www/load/nocheck", "w") as f:
+        f.write("ok\n")
+    now = int(time.time())
+
+    keys = {
+        "rs1": Key("rs1", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048)),
+        "rs2": Key("rs2", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048)),
+        "es1": Key("es1", "ES256", ec.generate_private_key(ec.SECP256R1())),
+    }
+    keys["stranger"] = Key("rs1", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
+    jwks_body = json.dumps({"keys": [keys["rs1"].jwk(), keys["es1"].jwk()]})
+    rotated_body = json.dumps({"keys": [keys["rs2"].jwk(), keys["es1"].jwk()]})
+    jwks = JWKS(jwks_body)
+    jwks.max_age = 300
+    dead_port = free_port()
+    config = {"issuers": [
+        {"issuer": ISSUER, "jwks_url": f"http://127.0.0.1:{jwks.port}/jwks", "audiences": [AUDIENCE],
+         "algorithms": ["RS256", "ES256"]},
+        {"issuer": DOWN, "jwks_url": f"http://127.0.0.1:{dead_port}/jwks", "audiences": [AUDIENCE]},
+    ]}
+    with open(f"{w}/issuers.json", "w") as f:
+        json.dump(config, f)
+
+    # A configuration the agent must refuse, naming the member, before it listens.
+    with open(f"{w}/bad.json", "w") as f:
+        json.dump({"issuers": [{"issuer": ISSUER, "jwks_url": "http://127.0.0.1:1/jwks", "audience": ["x"]}]}, f)
+    bad = subprocess.run([a.agent, "--issuer-config", f"{w}/bad.json"], capture_output=True, text=True, timeout=30)
+    check(bad.returncode != 0 and 'unknown member "audience"' in bad.stderr,
+          "agent: an unknown configuration member is refused by name, exit status not 0",
+          f"rc={bad.returncode} {bad.stderr[-300:]}")
+    bad = subprocess.run([a.agent, "--issuer-config", f"{w}/issuers.json", "--claim-header", "X Bad=sub"],
+                         capture_output=True, text=True, timeout=30)
+    check(bad.returncode != 0 and "--claim-header" in bad.stderr, "agent: a bad --claim-header is refused",
+          bad.stderr[-300:])
+
+    agent = Agent(a.agent, w, f"{w}/issuers.json")
+    check("listening on" in agent.listening, "agent: prints where it listens", agent.listening)
+    ok = wait_for(lambda: agent.health()[1]["issuers_without_keys"] == [DOWN], 15)
+    s, health = agent.health()
+    check(ok and s == 503, "agent: /healthz 503 naming only the issuer whose keys never came", f"{s} {health}")
+
+    # Direct: the agent's own answers, and its token sources.
+    valid = matrix(keys, now)[0][1]
+    s, h, _ = agent.client.get("/auth", token=valid)
+    check(s == 200 and h.get("x-jwt-sub") == "user-1" and h.get("x-jwt-roles") == "admin,dev",
+          "agent: 200 with the claim headers", f"{s} {h}")
+    s, h, _ = agent.client.get("/auth/some/original/path", headers={"Cookie": f"theme=dark; id_token={valid}"})
+    check(s == 200 and h.get("x-jwt-sub") == "user-1", "agent: the token from the id_token cookie", f"{s} {h}")
+    s, h, _ = agent.client.get("/auth", token="bad", headers={"Cookie": f"id_token={valid}"})
+    check(s == 401 and h.get("www-authenticate") == INVALID,
+          "agent: a bad Authorization token is refused, not passed over for the cookie's", f"{s} {h}")
+    s, _, _ = agent.client.get("/not-auth", token=valid)
+    check(s == 404, "agent: paths outside /auth, /healthz and /metrics are 404", str(s))
+    s, h, _ = agent.client.get("/auth", token=valid + "x" * 20000)
+    check(s in (401, 431), "agent: a 20 kB token is refused, the agent keeps serving", str(s))
+    check(agent.client.get("/auth", token=valid)[0] == 200, "agent: still serving after the oversized token")
+
+    echo = Echo()
+    cases = matrix(keys, now)
+
+    # Caddy.
+    cport = free_port()
+    with open(f"{w}/Caddyfile", "w") as f:
+        f.write(caddyfile(cport, agent.port, echo.port))
+    caddy = subprocess.Popen(["caddy", "run", "--config", f"{w}/Caddyfile", "--adapter", "caddyfile"],
+                             stdout=subprocess.DEVNULL, stderr=open(f"{w}/caddy.log", "w"),
+                             env={**os.environ, "HOME": w, "XDG_DATA_HOME": f"{w}/caddy-data",
+                                  "XDG_CONFIG_HOME": f"{w}/caddy-config"})
+    cc = Client(cport)
+    if not check(wait_for(lambda: cc.get("/echo/x")[0] == 401, 15), "caddy: started with forward_auth",
+                 open(f"{w}/caddy.log").read()[-1500:]):
+        caddy.kill()
+        caddy = None
+    else:
+        run_matrix("caddy", cc, cases, "caddy")
+
+    # nginx.
+    nport = free_port()
+    with open(f"{w}/nginx.conf", "w") as f:
+        f.write(nginx_conf(w, nport, agent.port, echo.port, jwks.port, a.module))
+    ngx = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/nginx-error.log"],
+                           stdout=subprocess.DEVNULL, stderr=open(f"{w}/nginx-stderr.log", "w"))
+    nc = Client(nport)
+    started = wait_for(lambda: nc.get("/load/nocheck")[0] == 200, 10)
+    if check(started, "nginx: started with auth_request and the module", open(f"{w}/nginx-error.log").read()[-1500:]
+             if os.path.exists(f"{w}/nginx-error.log") else ""):
+        run_matrix("nginx", nc, cases, "nginx")
+
+    # Key rotation through both gateways: rs2 replaces rs1 at the JWKS server.
+    jwks.body = rotated_body
+    new_tok = token(keys["rs2"], {"iss": ISSUER, "sub": "user-3", "aud": AUDIENCE, "exp": now + 3600})
+    old_tok = cases[0][1]
+    for label, client in (("caddy", cc if caddy else None), ("nginx", nc if started else None)):
+        if client is None:
+            continue
+        got = []
+        ok = wait_for(lambda: (got.append(client.get("/echo/x", token=new_tok)) or got[-1][0] == 200), 10, 0.3)
+        check(ok and echoed(got[-1][2]).get("x-jwt-sub") == ["user-3"],
+              f"{label}: a token of the rotated-in key rs2 is accepted (unknown kid: one refetch)",
+              str(got[-1][:2]) if got else "")
+        s = client.get("/echo/x", token=old_tok)[0]
+        check(s == 401, f"{label}: a token of the rotated-out key rs1 is refused", str(s))
+    jwks.body = jwks_body   # rs1 back for the load phase
+    check(wait_for(lambda: agent.client.get("/auth", token=old_tok)[0] == 200, 10, 0.5),
+          "agent: rs1 accepted again after the set rotates back")
+
+    # Metrics: the verification counters reach /metrics within the reporting interval (1 s).
+    time.sleep(1.5)
+    s, _, text = agent.client.get("/metrics")
+    m = re.search(r'jwtk_verifications_total\{[^}]*issuer="https://issuer.test"[^}]*result="ok"[^}]*\} (\d+)', text) or \
+        re.search(r'jwtk_verifications_total\{[^}]*result="ok"[^}]*issuer="https://issuer.test"[^}]*\} (\d+)', text)
+    check(s == 200 and m and int(m.group(1)) >= 4, "agent: /metrics counts accepted tokens by issuer",
+          text[:600])
+    check('jwtk_key_fetches_total' in text and 'reason=' in text,
+          "agent: /metrics has key fetches and failures by reason", text[:600])
+
+    # Load: the same RS256 tokens through nginx to the agent (auth_request) and to the native module, and
+    # through Caddy; rounds interleaved, medians with the range.
+    rps = {"caddy": 0, "nginx_auth_request": 0, "module": 0}
+    if a.load > 0 and started:
+        tokens_file = f"{w}/load-rs256.txt"
+        with open(tokens_file, "w") as f:
+            for i in range(2000):
+                f.write(token(keys["rs1"], {"iss": ISSUER, "sub": f"load-{i}", "aud": AUDIENCE,
+                                            "exp": now + 3600}) + "\n")
+        workers = subprocess.run(["ps", "-o", "pid=", "--ppid", str(ngx.pid)], capture_output=True, text=True)
+        wpid = int(workers.stdout.split()[0])
+        rows = [("nocheck", f"http://127.0.0.1:{nport}/load/nocheck", wpid),
+                ("module", f"http://127.0.0.1:{nport}/load/module", wpid),
+                ("nginx_auth_request", f"http://127.0.0.1:{nport}/load/agent", agent.proc.pid)]
+        if caddy:
+            rows.append(("caddy", f"http://127.0.0.1:{cport}/load/ok", agent.proc.pid))
+        runs = {name: [] for name, _, _ in rows}
+        for rnd in range(a.rounds):
+            for name, url, pid in rows:
+                if rnd == 0:
+                    driver.wrk(url, tokens_file, 1, pid)
+                runs[name].append(driver.wrk(url, tokens_file, a.load, pid))
+        med = lambda xs: sorted(xs)[len(xs) // 2]
+        for name, _, _ in rows:
+            rs = runs[name]
+            r = med([x["rps"] for x in rs])
+            non2xx = sum(x["non2xx"] for x in rs)
+            errors = sum(x["socket_errors"] for x in rs)
+            if name in rps:
+                rps[name] = round(r)
+            print(f"      load {name:20s} {r:7.0f} req/s ({min(x['rps'] for x in rs):.0f}-"
+                  f"{max(x['rps'] for x in rs):.0f})  p99 {med([x['p99_ms'] for x in rs]):6.2f} ms  "
+                  f"agent/worker CPU {med([x['cpu_us_per_request'] for x in rs]):6.1f} us/request  "
+                  f"({sum(x['requests'] for x in rs)} requests, {non2xx} non-2xx, {errors} socket errors)")
+            wrong_answers += non2xx
+            check(non2xx == 0 and errors == 0, f"load {name}: every answer 200, no socket error")
+        if rps["module"]:
+            print(f"      forward auth through nginx: {rps['nginx_auth_request'] / rps['module']:.2f}x the native "
+                  f"module's requests per second")
+
+    # Shutdown: SIGTERM stops the agent cleanly (the service group's graceful shutdown).
+    if caddy:
+        caddy.terminate()
+        caddy.wait(10)
+    if started:
+        ngx.terminate()
+        ngx.wait(10)
+    rc = agent.stop()
+    check(rc == 0, "agent: exits 0 on SIGTERM (graceful shutdown)", f"rc={rc}")
+    log = open(agent.log_path, errors="replace").read()
+    check("Fatal error" not in log and "Illegal instruction" not in log, "agent: no crash in its log", log[-800:])
+    jwks.server.shutdown()
+
+    print(f"forward-auth: checks={driver.passed + driver.failed} failed={driver.failed} wrong_answers={wrong_answers} "
+          f"rps_caddy={rps['caddy']} rps_nginx_auth_request={rps['nginx_auth_request']} rps_module={rps['module']}")
+    return 1 if driver.failed or wrong_answers else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

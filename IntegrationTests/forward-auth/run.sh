@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The forward-auth agent (jwtk-forward-auth, issue 20 section 3) behind Debian's Caddy (forward_auth) and
+# nginx (auth_request) on 127.0.0.1, one command:
+#   IntegrationTests/forward-auth/run.sh             checks + a short load run (3 rounds x 3 s per row; CI)
+#   IntegrationTests/forward-auth/run.sh --load 10   a longer load run
+#   IntegrationTests/forward-auth/run.sh --load 0    checks only
+# Builds the agent in release mode (Integrations/JWTKernelHummingbird, scratch .build-integrations/hummingbird,
+# shared with make integrations-test) and the native module (scripts/nginx/build-module.sh, for the load
+# row it is compared with), reuses the nginx test's venv and helpers, and runs forward_auth_test.py.
+# Ends with one line: forward-auth: checks=N failed=M wrong_answers=W rps_caddy=A rps_nginx_auth_request=B rps_module=C
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+load=3
+while [ $# -gt 0 ]; do
+    case $1 in
+        --load) load=${2:?--load SECONDS}; shift 2 ;;
+        *) echo "usage: run.sh [--load SECONDS]" >&2; exit 2 ;;
+    esac
+done
+summary_fail() { echo "forward-auth: checks=0 failed=1 wrong_answers=0 rps_caddy=0 rps_nginx_auth_request=0 rps_module=0"; exit 1; }
+
+"$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config python3 python3-venv procps \
+    nginx caddy wrk >/dev/null || summary_fail
+# Debian's postinst starts the packaged caddy and nginx on port 80; the test uses its own ports.
+
+work=$(mktemp -d /tmp/jwtk-forward-auth.XXXXXX)
+chmod 755 "$work"   # nginx's worker runs as nobody and reads the static files under it
+cleanup() {
+    [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== agent (swift build -c release --product jwtk-forward-auth)"
+t0=$SECONDS
+scratch=$root/.build-integrations/hummingbird
+swift build -c release --package-path Integrations/JWTKernelHummingbird --scratch-path "$scratch" \
+    --product jwtk-forward-auth > "$work/agent-build.log" 2>&1 || { tail -40 "$work/agent-build.log"; summary_fail; }
+agent=$(swift build -c release --package-path Integrations/JWTKernelHummingbird --scratch-path "$scratch" \
+    --show-bin-path)/jwtk-forward-auth
+echo "built in $((SECONDS - t0)) s: $agent"
+
+echo "== module (scripts/nginx/build-module.sh into a temp prefix)"
+t0=$SECONDS
+JWTK_SCRATCH=${JWTK_SCRATCH:-$root/.build-clib} JWTK_NGINX_BUILD=$work/build \
+    ./scripts/nginx/build-module.sh "$work/prefix" > "$work/module-build.log" 2>&1 || { tail -30 "$work/module-build.log"; summary_fail; }
+echo "$(tail -1 "$work/module-build.log") ($((SECONDS - t0)) s)"
+
+"$root/IntegrationTests/nginx/venv.sh" || summary_fail
+echo "== caddy $(caddy version | awk '{print $1}'), nginx $(nginx -v 2>&1 | sed 's/.*\///'), $(wrk -v 2>&1 | head -1 | awk '{print $1, $2}')"
+"$root/.build-nginx/venv/bin/python" IntegrationTests/forward-auth/forward_auth_test.py --agent "$agent" \
+    --module "$work/prefix/lib/nginx/modules/ngx_http_jwtk_module.so" --work "$work" --load "$load"

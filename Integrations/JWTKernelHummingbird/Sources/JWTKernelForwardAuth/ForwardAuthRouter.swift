@@ -1,0 +1,72 @@
+public import Hummingbird
+import JWTKernel
+import JWTKernelHummingbird
+public import JWTKernelRemote
+public import JWTKernelServer
+
+/// The forward-auth agent's routes, on one Hummingbird router:
+/// - `/auth` and everything under it, any method: the check. 200 with the configured claim headers for a
+///   valid token; 401/403 with the RFC 6750 challenge (`BearerError`, the core's table), 503 while the
+///   token's issuer has no keys. Gateways send the original request's headers here (Caddy `forward_auth`,
+///   nginx `auth_request`, Traefik `forwardAuth`, Envoy `ext_authz` with `path_prefix: /auth`).
+/// - `/healthz`: 200 when every issuer's keys are loaded, 503 naming those that are not.
+/// - `/metrics`: `metrics()`'s text (the Prometheus exposition format).
+public enum ForwardAuthRouter {
+    public static func make(
+        verifier: MultiIssuerVerifier, refresher: KeyRefresher, configuration: ForwardAuthConfiguration,
+        counters: VerificationCounters? = nil, metrics: @escaping @Sendable () -> String = { "" }
+    ) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        let check = Check(verifier: verifier, configuration: configuration, counters: counters)
+        for method: HTTPRequest.Method in [.get, .head, .post, .put, .patch, .delete, .options] {
+            router.on("/auth", method: method) { request, context in try check.answer(request, context) }
+            router.on("/auth/**", method: method) { request, context in try check.answer(request, context) }
+        }
+        router.get("/healthz") { _, _ -> Response in
+            let missing = refresher.allStats.map(\.issuer).filter { refresher.store.keys(forIssuer: $0) == nil }
+            var body = #"{"status":"\#(missing.isEmpty ? "ok" : "keys_unavailable")","issuers_without_keys":["#
+            body += missing.map { JSONValue.string($0).serialized() }.joined(separator: ",") + "]}\n"
+            return Response(
+                status: missing.isEmpty ? .ok : .serviceUnavailable,
+                headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics())))
+        }
+        return router
+    }
+
+    /// One check: the token from the configured sources, verified (and counted), the claim headers.
+    struct Check: Sendable {
+        let verifier: MultiIssuerVerifier
+        let configuration: ForwardAuthConfiguration
+        let counters: VerificationCounters?
+
+        func answer(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+            var found: Substring?
+            for source in configuration.tokenSources {
+                if let token = source.token(in: request.headers) {
+                    found = token
+                    break
+                }
+            }
+            guard let token = found else { throw BearerError.missingToken(realm: configuration.realm) }
+            let verified: VerifiedJWT
+            do {
+                verified = try verifier.verify(String(token))
+                counters?.count(verified)
+            } catch {
+                counters?.count(error)
+                context.logger.debug("token refused", metadata: ["jwtk.error": "\(error.code.name)"])
+                throw BearerError.refused(error, realm: configuration.realm)
+            }
+            var headers = HTTPFields()
+            for claim in configuration.claimHeaders {
+                if let value = claim.value(in: verified) { headers[claim.header] = value }
+            }
+            return Response(status: .ok, headers: headers)
+        }
+    }
+}
