@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test
+.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -22,6 +22,11 @@ test: deps
 # Fuzz/corpus/<H>/ and Fuzz/corpus/regressions/<H>/ through each harness (no sanitizer, no fuzzing).
 fuzz-replay: deps
 	./Fuzz/replay.sh
+
+# The DocC catalogue of JWTKernel (Sources/JWTKernel/JWTKernel.docc) and its doc comments, built with
+# swift-docc-plugin into .build-docs/JWTKernel; any DocC warning (a broken symbol link) fails.
+docs: deps
+	./scripts/docs.sh
 
 # Verifies the bundled real provider tokens with the release CLI.
 demo: build

@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // Only a command plugin (`swift package generate-documentation`, scripts/docs.sh): no target depends on it,
+        // so no product, and not libjwtk.so.0, links anything of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
