@@ -1,10 +1,11 @@
 // Sign in with Apple server-to-server notifications: Apple POSTs `{"payload": "<JWT>"}` to the endpoint registered
-// for the app; the JWT is signed with the same keys as identity tokens (verify it with `ClaimsPolicy.apple`), and
-// its `events` claim is a JSON document inside a string. Shape:
+// for the app; the JWT is signed with the same keys as identity tokens (verify it with
+// `ClaimsPolicy.appleServerNotifications(audience:)`), and its `events` claim is a JSON document inside a string. Shape:
 // https://developer.apple.com/documentation/sign_in_with_apple/processing_changes_for_sign_in_with_apple_accounts
 
 /// The claims of a Sign in with Apple server-to-server notification. Unlike an identity token it has no top-level
-/// `sub`: the user is `event.sub`. Decode with `verify(payload, as: AppleServerNotification.self)`.
+/// `sub` (so `ClaimsPolicy.apple`, which requires one, refuses it): the user is `event.sub`. Verify and decode with
+/// `verify(payload, as: AppleServerNotification.self)` on a verifier with `ClaimsPolicy.appleServerNotifications`.
 public struct AppleServerNotification: Sendable, Hashable, Decodable {
     public var iss: String
     /// The app's bundle ID (or the primary App ID of its group).
