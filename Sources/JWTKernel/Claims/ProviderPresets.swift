@@ -10,6 +10,15 @@ extension ClaimsPolicy {
             requiredClaims: ["sub", "iat"], expectedNonce: nonce)
     }
 
+    /// Sign in with Apple server-to-server notifications (`AppleServerNotification`): Apple's keys and issuer, as
+    /// `apple(audience:nonce:)`, but no `sub` required (the user is inside the `events` claim) and no nonce.
+    /// `audience`: the app's bundle ID (the primary App ID the notification endpoint is registered on).
+    public static func appleServerNotifications(audience: [String]) -> ClaimsPolicy {
+        ClaimsPolicy(
+            algorithms: AlgorithmSet([.rs256]), issuers: ["https://appleid.apple.com"], audiences: audience,
+            requiredClaims: ["iat", "events"])
+    }
+
     /// Google ID tokens. Google issues both spellings of its issuer.
     public static func google(clientIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
         ClaimsPolicy(
