@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "jwtk", targets: ["jwtk"]),
         // The C library. Not named "jwtk" (the CLI has that name); `make install PREFIX=DIR` ships it as libjwtk.so.0.
         .library(name: "jwtkc", type: .dynamic, targets: ["JWTKernelC"]),
+        // Test code only (the loopback server, OpenSSL-made keys): a product so the integrations' tests share it.
+        .library(name: "JWTKernelTestSupport", targets: ["JWTKernelTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -81,6 +83,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test code shared by the test targets and the integrations' tests (a product, so that
+        // Integrations/JWTKernelIntegrationTesting can use it): the loopback HTTP(S) server, OpenSSL-made RSA keys.
+        .target(
+            name: "JWTKernelTestSupport",
+            dependencies: ["JWTKernel"],
+            path: "Tests/JWTKernelTestSupport"
+        ),
         .testTarget(
             name: "JWTKernelTests",
             dependencies: ["JWTKernel", "COpenSSL"],
@@ -100,13 +109,15 @@ let package = Package(
         ),
         .testTarget(
             name: "JWTKernelRemoteTests",
-            dependencies: ["JWTKernelRemote", "JWTKernel"],
-            resources: [.copy("Fixtures"), .copy("Server")]
+            dependencies: ["JWTKernelRemote", "JWTKernel", "JWTKernelTestSupport"],
+            // Server/jwks_server.py is run by path (JWTKernelTestSupport's LoopbackServer, the C and Python tests).
+            exclude: ["Server"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "JWTKernelServerTests",
             dependencies: [
-                "JWTKernelServer", "JWTKernelRemote", "JWTKernel",
+                "JWTKernelServer", "JWTKernelRemote", "JWTKernel", "JWTKernelTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

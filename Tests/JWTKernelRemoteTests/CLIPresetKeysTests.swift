@@ -1,4 +1,5 @@
 import Foundation
+import JWTKernelTestSupport
 import XCTest
 
 /// `jwtk verify --provider` with keys from `--jwks` files (offline), from a mirror

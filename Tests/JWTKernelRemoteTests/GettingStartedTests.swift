@@ -1,6 +1,7 @@
 import Foundation
 import JWTKernel
 import JWTKernelRemote
+import JWTKernelTestSupport
 import XCTest
 
 /// The DocC catalogue's code samples (Sources/JWTKernel/JWTKernel.docc), compiled and run: each

@@ -1,3 +1,4 @@
+import JWTKernelTestSupport
 import XCTest
 
 @testable import JWTKernel

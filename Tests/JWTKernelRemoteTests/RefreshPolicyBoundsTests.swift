@@ -1,4 +1,5 @@
 import Foundation
+import JWTKernelTestSupport
 import XCTest
 
 @testable import JWTKernel

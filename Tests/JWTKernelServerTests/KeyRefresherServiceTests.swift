@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import MetricsTestKit
 import ServiceLifecycle
+import JWTKernelTestSupport
 import XCTest
 
 /// `KeyRefresherService` with real components: the loopback JWKS server, swift-service-lifecycle's

@@ -33,7 +33,8 @@ extension KeyRefresher {
                         throw IssuerConfigurationError("discovery \(issuer): \(error)")
                     }
                 } else if let url = entry.jwksURL {
-                    do { add(issuer: issuer, source: try HTTPKeySource(url: url, configuration: configuration)) } catch {
+                    do { add(issuer: issuer, source: try HTTPKeySource(url: url, configuration: configuration)) } catch
+                    {
                         throw IssuerConfigurationError("\(url): \(error)")
                     }
                 }

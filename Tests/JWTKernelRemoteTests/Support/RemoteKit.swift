@@ -1,4 +1,5 @@
 import Foundation
+import JWTKernelTestSupport
 
 @testable import JWTKernel
 @testable import JWTKernelRemote
@@ -16,18 +17,11 @@ final class ManualClock: RefreshClock, @unchecked Sendable {
 enum RemoteKit {
     static let issuer = "https://issuer.test"
 
-    static func secret(_ kid: String) -> String { String((kid + String(repeating: "#", count: 40)).prefix(40)) }
-
-    static func jwks(_ kids: [String]) -> String {
-        let keys = kids.map { kid in
-            #"{"kty":"oct","kid":"\#(kid)","alg":"HS256","k":"\#(Base64URL.encode(Array(secret(kid).utf8)))"}"#
-        }
-        return #"{"keys":[\#(keys.joined(separator: ","))]}"#
-    }
-
+    // The key sets and tokens are JWTKernelTestSupport's HMACTestKeys (shared with the integrations' tests).
+    static func secret(_ kid: String) -> String { HMACTestKeys.secret(kid) }
+    static func jwks(_ kids: [String]) -> String { HMACTestKeys.jwks(kids) }
     static func token(_ server: LoopbackServer, kid: String, iss: String = issuer) -> String {
-        server.hs256(
-            secret: secret(kid), kid: kid, claims: #"{"iss":"\#(iss)","sub":"u","aud":"app","exp":4000000000}"#)
+        HMACTestKeys.token(on: server, kid: kid, iss: iss)
     }
 
     /// A structurally valid token naming `kid` whose signature is never reached.

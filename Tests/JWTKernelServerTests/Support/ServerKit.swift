@@ -1,6 +1,7 @@
 import Foundation
 import JWTKernel
 import JWTKernelRemote
+import JWTKernelTestSupport
 import Logging
 import Synchronization
 
@@ -43,18 +44,11 @@ struct CollectingLogHandler: LogHandler {
 enum ServerKit {
     static let issuer = "https://issuer.test"
 
-    static func secret(_ kid: String) -> String { String((kid + String(repeating: "#", count: 40)).prefix(40)) }
-
-    static func jwks(_ kids: [String]) -> String {
-        let keys = kids.map { kid in
-            #"{"kty":"oct","kid":"\#(kid)","alg":"HS256","k":"\#(Base64URL.encode(Array(secret(kid).utf8)))"}"#
-        }
-        return #"{"keys":[\#(keys.joined(separator: ","))]}"#
-    }
-
+    // The key sets and tokens are JWTKernelTestSupport's HMACTestKeys (shared with the integrations' tests).
+    static func secret(_ kid: String) -> String { HMACTestKeys.secret(kid) }
+    static func jwks(_ kids: [String]) -> String { HMACTestKeys.jwks(kids) }
     static func token(_ server: LoopbackServer, kid: String, iss: String = issuer) -> String {
-        server.hs256(
-            secret: secret(kid), kid: kid, claims: #"{"iss":"\#(iss)","sub":"u","aud":"app","exp":4000000000}"#)
+        HMACTestKeys.token(on: server, kid: kid, iss: iss)
     }
 
     /// A short policy: backoff and cooldown at their floors, so failures repeat within a test.
@@ -67,13 +61,8 @@ enum ServerKit {
         return p
     }
 
-    /// Polls `condition` every 10 ms (asynchronously) for up to `seconds`.
+    /// JWTKernelTestSupport's `eventually`.
     static func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
+        await JWTKernelTestSupport.eventually(seconds) { condition() }
     }
 }

@@ -45,7 +45,8 @@ public struct ClaimHeader: Sendable, Equatable {
         case .bool(let b): text = b ? "true" : "false"
         case .object: text = claim.serialized()
         case .array(let elements):
-            if elements.allSatisfy({ if case .array = $0 { false } else if case .object = $0 { false } else { true } }) {
+            if elements.allSatisfy({ if case .array = $0 { false } else if case .object = $0 { false } else { true } })
+            {
                 text = elements.compactMap { element -> String? in
                     switch element {
                     case .string(let s): s

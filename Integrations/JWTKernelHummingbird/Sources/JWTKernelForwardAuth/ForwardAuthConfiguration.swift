@@ -1,4 +1,3 @@
-
 /// What the forward-auth agent checks and answers, beside the verifier (which holds the issuers and their
 /// policies, from the issuer configuration file).
 public struct ForwardAuthConfiguration: Sendable {
@@ -9,7 +8,8 @@ public struct ForwardAuthConfiguration: Sendable {
     /// The RFC 6750 challenge's realm.
     public var realm = "api"
 
-    public init(tokenSources: [TokenSource] = [.authorization], claimHeaders: [ClaimHeader] = [], realm: String = "api") {
+    public init(tokenSources: [TokenSource] = [.authorization], claimHeaders: [ClaimHeader] = [], realm: String = "api")
+    {
         self.tokenSources = tokenSources
         self.claimHeaders = claimHeaders
         self.realm = realm

@@ -51,7 +51,9 @@ public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
                     guard let eq = pair.firstIndex(of: "="), pair[..<eq] == name else { continue }
                     var value = pair[pair.index(after: eq)...]
                     // RFC 6265 allows the value in double quotes.
-                    if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+                    if value.count >= 2, value.first == "\"", value.last == "\"" {
+                        value = value.dropFirst().dropLast()
+                    }
                     return value.isEmpty ? nil : value
                 }
             }

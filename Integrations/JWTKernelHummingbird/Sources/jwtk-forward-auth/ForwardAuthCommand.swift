@@ -16,7 +16,8 @@ import Prometheus
 struct ForwardAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwtk-forward-auth",
-        abstract: "Answer gateways' forward-auth requests: 200 with claim headers for a valid JWT, 401/403 with the RFC 6750 challenge.",
+        abstract:
+            "Answer gateways' forward-auth requests: 200 with claim headers for a valid JWT, 401/403 with the RFC 6750 challenge.",
         discussion: """
             Routes: /auth (and /auth/...) any method: the check; /healthz: 200 once every issuer's keys are loaded, \
             else 503; /metrics: Prometheus text (key fetches, keys, verifications by issuer and result).
@@ -71,14 +72,19 @@ struct ForwardAuthCommand: AsyncParsableCommand {
             throw ValidationError("--token-from \(text): expected authorization, header:NAME or cookie:NAME")
         }
         for text in claimHeader where ClaimHeader(parsing: text) == nil {
-            throw ValidationError("--claim-header \(text): expected HEADER=CLAIM (a header name, a claim or a JSON Pointer)")
+            throw ValidationError(
+                "--claim-header \(text): expected HEADER=CLAIM (a header name, a claim or a JSON Pointer)")
         }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel): unknown level") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel): unknown level")
+        }
         guard (0...86400).contains(leeway) else { throw ValidationError("--leeway must be between 0 and 86400") }
         guard unknownKidCooldown >= 0.5, unknownKidCooldown <= 86400 else {
             throw ValidationError("--unknown-kid-cooldown must be between 0.5 and 86400")
         }
-        guard fetchTimeout > 0, fetchTimeout <= 600 else { throw ValidationError("--fetch-timeout must be between 0 and 600") }
+        guard fetchTimeout > 0, fetchTimeout <= 600 else {
+            throw ValidationError("--fetch-timeout must be between 0 and 600")
+        }
     }
 
     func run() async throws {
@@ -97,7 +103,8 @@ struct ForwardAuthCommand: AsyncParsableCommand {
         base.leeway = Int64(leeway)
         let routes: [IssuerConfiguration]
         do {
-            routes = try refresher.register(IssuerConfigurationFile(parsing: Array(data)), base: base, configuration: fetch)
+            routes = try refresher.register(
+                IssuerConfigurationFile(parsing: Array(data)), base: base, configuration: fetch)
         } catch {
             throw ValidationError("\(issuerConfig): \(error.description)")
         }

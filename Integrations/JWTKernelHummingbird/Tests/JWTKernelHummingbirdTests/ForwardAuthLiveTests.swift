@@ -34,7 +34,8 @@ final class ForwardAuthLiveTests: XCTestCase {
     func token(_ extra: String) -> String {
         let f = fixture!
         let exp = Int(Date().timeIntervalSince1970) + 600
-        let claims = #"{"iss":"\#(f.issuer.issuer)","sub":"user-1","aud":"\#(f.issuer.audience)","exp":\#(exp)\#(extra)}"#
+        let claims =
+            #"{"iss":"\#(f.issuer.issuer)","sub":"user-1","aud":"\#(f.issuer.audience)","exp":\#(exp)\#(extra)}"#
         return f.server.hs256(secret: TestIssuer.secret("k1"), kid: "k1", claims: claims)
     }
 

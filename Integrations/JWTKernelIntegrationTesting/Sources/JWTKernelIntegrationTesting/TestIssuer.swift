@@ -1,5 +1,6 @@
 import Foundation
 import JWTKernel
+@_exported import JWTKernelTestSupport
 
 /// One HS256 issuer whose key set a test serves and rotates on a `LoopbackServer`: each kid's secret
 /// derives from the kid, so a token for any kid can be made whether or not its key is served.
@@ -14,17 +15,10 @@ public struct TestIssuer: Sendable {
         self.path = path
     }
 
-    public static func secret(_ kid: String) -> String {
-        String((kid + String(repeating: "#", count: 40)).prefix(40))
-    }
+    public static func secret(_ kid: String) -> String { HMACTestKeys.secret(kid) }
 
     /// A JWKS of HMAC keys for `kids`.
-    public static func jwks(_ kids: [String]) -> String {
-        let keys = kids.map { kid in
-            #"{"kty":"oct","kid":"\#(kid)","alg":"HS256","k":"\#(Base64URL.encode(Array(secret(kid).utf8)))"}"#
-        }
-        return #"{"keys":[\#(keys.joined(separator: ","))]}"#
-    }
+    public static func jwks(_ kids: [String]) -> String { HMACTestKeys.jwks(kids) }
 
     /// Serves the key set of `kids` at `path` (a rotation is the next call with other kids).
     public func serveKeys(_ kids: [String], on server: LoopbackServer) {
@@ -42,14 +36,4 @@ public struct TestIssuer: Sendable {
             #"{"iss":"\#(issuer ?? self.issuer)","sub":"\#(subject)","aud":"\#(audience ?? self.audience)","exp":\#(exp)}"#
         return server.hs256(secret: Self.secret(kid), kid: kid, claims: claims)
     }
-}
-
-/// Polls `condition` every 20 ms for up to `seconds`: for what a key refresher's thread does in its own time.
-public func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
 }

@@ -1,16 +1,16 @@
 import Foundation
-
-@testable import JWTKernel
+import JWTKernel
 
 /// A fresh RSA-2048 key made by the `openssl` command in a temporary directory, and RS256
 /// tokens signed with it by `openssl dgst`: provider presets accept RS256 only, and the
 /// kernel must not sign its own test tokens.
-final class OpenSSLRSAKey {
-    let directory: URL
-    let kid: String
+public final class OpenSSLRSAKey: @unchecked Sendable {
+    /// The temporary directory holding the key (key.pem) and what the tests write beside it.
+    public let directory: URL
+    public let kid: String
     private var privateKey: URL { directory.appendingPathComponent("key.pem") }
 
-    init(kid: String) throws {
+    public init(kid: String) throws {
         self.kid = kid
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-rsa-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -22,12 +22,12 @@ final class OpenSSLRSAKey {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// The public key as a PEM `PUBLIC KEY` block.
-    func publicPEM() throws -> String {
+    public func publicPEM() throws -> String {
         String(decoding: try Self.openssl(["pkey", "-in", privateKey.path, "-pubout"]), as: UTF8.self)
     }
 
     /// The public key as a JWKS with this key's kid.
-    func jwks() throws -> String {
+    public func jwks() throws -> String {
         let text = String(
             decoding: try Self.openssl(["rsa", "-in", privateKey.path, "-modulus", "-noout"]), as: UTF8.self)
         let hex = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Modulus=", with: "")
@@ -43,7 +43,7 @@ final class OpenSSLRSAKey {
     }
 
     /// An RS256 token over `claims` (JSON text) naming this key's kid.
-    func token(claims: String) throws -> String {
+    public func token(claims: String) throws -> String {
         let input =
             Base64URL.encode(Array(#"{"alg":"RS256","kid":"\#(kid)"}"#.utf8)) + "."
             + Base64URL.encode(Array(claims.utf8))
