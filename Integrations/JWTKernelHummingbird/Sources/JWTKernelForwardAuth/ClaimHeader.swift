@@ -7,8 +7,9 @@ public import JWTKernel
 /// Values, as the NGINX Plus `$jwt_claim_` variables and jwt-kernel's module render them: a string as is,
 /// a number as its JSON text, `true`/`false`, an array of scalars joined with commas, an object or nested
 /// array as JSON text. A missing or null claim, or a value an HTTP header cannot carry (a control
-/// character, more than `maxValueBytes`), gives no header: the gateway must strip client-sent copies of
-/// these names (the agent cannot: it answers the gateway, not the upstream), as the README's examples do.
+/// character, more than `maxValueBytes`), has no value: the agent answers the header empty. The gateway must
+/// strip client-sent copies of these names (the agent cannot: it answers the gateway, not the upstream), as
+/// the README's examples do.
 public struct ClaimHeader: Sendable, Equatable {
     public let header: HTTPField.Name
     /// An RFC 6901 JSON Pointer into the claims (`/sub`, `/https:~1~1example.com~1roles`).
@@ -34,7 +35,7 @@ public struct ClaimHeader: Sendable, Equatable {
         self.init(header: String(text[..<eq]), claim: String(text[text.index(after: eq)...]))
     }
 
-    /// The header's value for `token`, nil for none.
+    /// The header's value for `token`, nil for none (the agent then answers it empty).
     public func value(in token: VerifiedJWT) -> String? {
         guard let claim = token.claim(at: pointer) else { return nil }
         let text: String

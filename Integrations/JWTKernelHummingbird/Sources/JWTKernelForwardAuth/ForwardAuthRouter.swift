@@ -6,7 +6,7 @@ public import JWTKernelServer
 
 /// The forward-auth agent's routes, on one Hummingbird router:
 /// - `/auth` and everything under it, any method: the check. 200 with the configured claim headers for a
-///   valid token; 401/403 with the RFC 6750 challenge (`BearerError`, the core's table), 503 while the
+///   valid token (empty for a claim the token lacks); 401/403 with the RFC 6750 challenge (`BearerError`, the core's table), 503 while the
 ///   token's issuer has no keys. Gateways send the original request's headers here (Caddy `forward_auth`,
 ///   nginx `auth_request`, Traefik `forwardAuth`, Envoy `ext_authz` with `path_prefix: /auth`).
 /// - `/healthz`: 200 when every issuer's keys are loaded, 503 naming those that are not.
@@ -63,9 +63,10 @@ public enum ForwardAuthRouter {
                 throw BearerError.refused(error, realm: configuration.realm)
             }
             var headers = HTTPFields()
-            for claim in configuration.claimHeaders {
-                if let value = claim.value(in: verified) { headers[claim.header] = value }
-            }
+            // Every configured header, empty for a claim without a value: Caddy 2.6's copy_headers sets the
+            // upstream header to its literal placeholder ("{http.reverse_proxy.header.X-Jwt-Email}") when the
+            // answer lacks it, and an empty value is what nginx's auth_request_set and proxy_set_header drop.
+            for claim in configuration.claimHeaders { headers[claim.header] = claim.value(in: verified) ?? "" }
             return Response(status: .ok, headers: headers)
         }
     }
