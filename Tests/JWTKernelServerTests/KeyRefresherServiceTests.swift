@@ -1,11 +1,11 @@
 import JWTKernel
 import JWTKernelRemote
 import JWTKernelServer
+import JWTKernelTestSupport
 import Logging
 import Metrics
 import MetricsTestKit
 import ServiceLifecycle
-import JWTKernelTestSupport
 import XCTest
 
 /// `KeyRefresherService` with real components: the loopback JWKS server, swift-service-lifecycle's

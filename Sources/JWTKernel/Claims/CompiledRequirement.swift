@@ -7,8 +7,10 @@ import Glibc
 /// object owns (freed in `deinit`), and the `CompiledRequirement`/`CompiledClaimValue` records point into
 /// it. Reading them copies no array and retains nothing (as arrays of arrays, a verification with four
 /// requirements spent about 1,100 instructions on retains and releases of the copies).
+// Safety: @unchecked because of the raw pointers: the memory is written once in init, only read after,
+// and freed in deinit, when no verification can hold the object.
 final class CompiledRequirements: @unchecked Sendable {
-    /// In the policy's order. Immutable after init (hence `@unchecked Sendable`).
+    /// In the policy's order.
     let all: UnsafeBufferPointer<CompiledRequirement>
     /// A bit per requirement's head key (`filterBit`): one test skips a member no requirement names.
     let filter: UInt64
