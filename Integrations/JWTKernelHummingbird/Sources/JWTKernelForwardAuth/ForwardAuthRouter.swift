@@ -6,9 +6,10 @@ public import JWTKernelServer
 
 /// The forward-auth agent's routes, on one Hummingbird router:
 /// - `/auth` and everything under it, any method: the check. 200 with the configured claim headers for a
-///   valid token (empty for a claim the token lacks); 401/403 with the RFC 6750 challenge (`BearerError`, the core's table), 503 while the
-///   token's issuer has no keys. Gateways send the original request's headers here (Caddy `forward_auth`,
-///   nginx `auth_request`, Traefik `forwardAuth`, Envoy `ext_authz` with `path_prefix: /auth`).
+///   valid token (empty for a claim the token lacks); 401/403 with the RFC 6750 challenge (`BearerError`,
+///   the core's table), 503 while the token's issuer has no keys. Gateways send the original request's
+///   headers here (Caddy `forward_auth`, nginx `auth_request`, Traefik `forwardAuth`, Envoy `ext_authz`
+///   with `path_prefix: /auth`).
 /// - `/healthz`: 200 when every issuer's keys are loaded, 503 naming those that are not.
 /// - `/metrics`: `metrics()`'s text (the Prometheus exposition format).
 public enum ForwardAuthRouter {
@@ -45,23 +46,11 @@ public enum ForwardAuthRouter {
         let counters: VerificationCounters?
 
         func answer(_ request: Request, _ context: BasicRequestContext) throws -> Response {
-            var found: Substring?
-            for source in configuration.tokenSources {
-                if let token = source.token(in: request.headers) {
-                    found = token
-                    break
-                }
-            }
+            // The first source that has a token decides (a bad one there is refused, not passed over).
+            let found = configuration.tokenSources.lazy.compactMap { $0.token(in: request.headers) }.first
             guard let token = found else { throw BearerError.missingToken(realm: configuration.realm) }
-            let verified: VerifiedJWT
-            do {
-                verified = try verifier.verify(String(token))
-                counters?.count(verified)
-            } catch {
-                counters?.count(error)
-                context.logger.debug("token refused", metadata: ["jwtk.error": "\(error.code.name)"])
-                throw BearerError.refused(error, realm: configuration.realm)
-            }
+            let verified = try verifier.verifyBearer(
+                token, realm: configuration.realm, counters: counters, context: context)
             var headers = HTTPFields()
             // Every configured header, empty for a claim without a value: Caddy 2.6's copy_headers sets the
             // upstream header to its literal placeholder ("{http.reverse_proxy.header.X-Jwt-Email}") when the

@@ -52,15 +52,7 @@ public struct JWTKernelAuthenticator<Context: AuthRequestContext>: Authenticator
             if tokenRequired { throw BearerError.missingToken(realm: realm) }
             return nil
         }
-        let verified: VerifiedJWT
-        do {
-            verified = try verifier.verify(String(token))
-            verificationCounters?.count(verified)
-        } catch {
-            verificationCounters?.count(error)
-            context.logger.debug("Bearer token refused", metadata: ["jwtk.error": "\(error.code.name)"])
-            throw BearerError.refused(error, realm: realm)
-        }
+        let verified = try verifier.verifyBearer(token, realm: realm, counters: verificationCounters, context: context)
         guard let identity = try await identify(verified, request, context) else {
             if tokenRequired { throw BearerError.unknownIdentity(realm: realm) }
             return nil
