@@ -96,6 +96,10 @@ struct RemoteKeyOptions: ParsableArguments {
         var routes: [IssuerConfiguration] = []
         do {
             if let provider {
+                guard !base.audiences.isEmpty else {
+                    throw ConfigurationError(
+                        "--provider \(provider) needs --aud (its client, app, project or channel ID)")
+                }
                 var preset = try ProviderPreset.named(provider, audiences: base.audiences, tenant: tenant)
                 if let jwksURL { preset = preset.mirrored(at: jwksURL) }
                 routes = preset.issuers.map { route in
