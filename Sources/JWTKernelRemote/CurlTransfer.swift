@@ -3,7 +3,9 @@ import JWTKernel
 
 /// One HTTP GET through a fresh curl easy handle (never shared between
 /// threads, freed before returning). Redirects are not followed here: the
-/// caller decides whether the target is acceptable.
+/// caller decides whether the target is acceptable. The transfer runs on a
+/// multi handle of its own that a `FetchStop` can wake (CurlTransfer+Multi.swift),
+/// so a stopping refresher cuts it at once.
 struct CurlTransfer {
     struct Response {
         let status: Int
@@ -20,8 +22,9 @@ struct CurlTransfer {
         init(cap: Int) { self.body = ResponseBody(cap: cap) }
     }
 
+    /// `stop`: throws `FetchStop.cut` without a request once it is stopped, and cuts the transfer when it stops.
     static func get(
-        _ url: FetchURL, etag: String?, _ config: HTTPKeySourceConfiguration
+        _ url: FetchURL, etag: String?, _ config: HTTPKeySourceConfiguration, stop: FetchStop?
     ) throws(KeySourceError) -> Response {
         guard CurlGlobal.ready else { throw KeySourceError(.other, "libcurl could not be initialized") }
         guard let handle = curl_easy_init() else { throw KeySourceError(.other, "libcurl could not create a handle") }
@@ -59,8 +62,11 @@ struct CurlTransfer {
         set(jkernel_curl_set_data_function(handle, CURLOPT_HEADERFUNCTION, readHeader))
         set(jkernel_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
         guard ok else { throw KeySourceError(.other, "libcurl refused an option") }
+        // A cut transfer may be inside name resolution: without this, its cleanup would wait for the resolver
+        // thread (up to the DNS timeout). Since curl 7.87; an older curl refuses the option and waits.
+        _ = jkernel_curl_set_long(handle, CURLOPT_QUICK_EXIT, 1)
 
-        let code = withExtendedLifetime(sink) { curl_easy_perform(handle) }
+        let code = try withExtendedLifetime(sink) { () throws(KeySourceError) in try perform(handle, stop: stop) }
         if code != CURLE_OK { throw error(code, sink) }
 
         var status = 0

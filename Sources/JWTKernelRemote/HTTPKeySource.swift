@@ -24,10 +24,16 @@ public final class HTTPKeySource: KeySource, CustomStringConvertible {
     public var description: String { url }
 
     public func fetch(ifNoneMatch etag: String?) throws(KeySourceError) -> KeyFetch {
+        try fetch(ifNoneMatch: etag, stop: nil)
+    }
+
+    /// The fetch a `KeyRefresher` makes: `stop` cuts it (every transfer, redirects included) when the
+    /// refresher stops, and refuses to start it afterwards (`FetchStop.cut`).
+    func fetch(ifNoneMatch etag: String?, stop: FetchStop?) throws(KeySourceError) -> KeyFetch {
         var current = target
         var redirects = 0
         while true {
-            let response = try CurlTransfer.get(current, etag: etag, configuration)
+            let response = try CurlTransfer.get(current, etag: etag, configuration, stop: stop)
             if let fetched = try Self.interpret(
                 status: response.status, head: response.head, body: response.body, ifNoneMatch: etag)
             {

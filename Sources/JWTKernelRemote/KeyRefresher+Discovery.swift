@@ -5,9 +5,10 @@ extension KeyRefresher {
     /// (its `issuer` exactly the configured one, a `jwks_uri` that may be fetched) replaces the key
     /// source when it names another jwks_uri, used from the next key fetch; a failed one keeps the
     /// last good jwks_uri (the keys keep refreshing from it) and retries with the policy's backoff.
+    /// As for keys, a fetch cut by `stop()` (or done after it) records nothing.
     func refreshDocument(_ s: IssuerRefreshState) {
         let started: (OpenIDDiscovery, String?, Bool, Double)? = signal.withLock {
-            guard var d = s.discovery else { return nil }
+            guard !fetchStop.isStopped, var d = s.discovery else { return nil }
             d.stats.fetches += 1
             d.stats.lastAttemptUnix = wallClock.now()
             s.discovery = d
@@ -16,8 +17,9 @@ extension KeyRefresher {
         guard let (discovery, etag, holdsDocument, start) = started else { return }
         // As for keys: the transfer outside `gate`, the parse inside it.
         let transfer = Result { () throws(KeySourceError) in
-            try discovery.documentSource.fetch(ifNoneMatch: holdsDocument ? etag : nil)
+            try fetch(discovery.documentSource, ifNoneMatch: holdsDocument ? etag : nil)
         }
+        if fetchStop.isStopped { return }
         let result: Result<(KeyFreshness, HTTPKeySource?), KeySourceError>
         gate.lock()
         do throws(KeySourceError) {

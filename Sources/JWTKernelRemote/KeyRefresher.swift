@@ -21,8 +21,11 @@ import Glibc
 /// Threads: none until `start()`, which starts exactly one (call it after the
 /// host forks its workers). Without `start()`, the host or a test drives it by
 /// calling `refreshDue()`, on its own schedule and clock.
-// Safety: @unchecked because `states`, `thread` and `stopping` are read and written only under
-// `signal`'s lock (and so is every `var` of the states); everything else is immutable.
+///
+/// Stopping (`stop()`) cuts every fetch in progress and returns within 1 s (milliseconds in practice),
+/// whatever the key URLs do; no fetch starts after it, and the keys published stay as they are.
+// Safety: @unchecked because `states` and `thread` are read and written only under `signal`'s lock (and so
+// is every `var` of the states); everything else is immutable or locks itself (`fetchStop`).
 public final class KeyRefresher: @unchecked Sendable {
     public let store: KeyStore
     public let policy: RefreshPolicy
@@ -31,10 +34,11 @@ public final class KeyRefresher: @unchecked Sendable {
     let signal = RefresherSignal()
     /// Held around every parse and store write made outside `signal`'s lock (see `holdForFork`).
     let gate = RefresherSignal()
+    /// Set by `stop()`, cleared by `start()`: checked before every fetch, and cuts the transfers in progress.
+    let fetchStop = FetchStop()
     // Guarded by `signal`'s lock.
     private var states: [IssuerRefreshState] = []
     private var thread: pthread_t?
-    private var stopping = false
     /// The observer and the events waiting for it (queued only while there is one); delivered
     /// outside the lock by `deliverEvents()`.
     private var observer: (@Sendable (KeyRefresherEvent) -> Void)?
@@ -96,7 +100,7 @@ public final class KeyRefresher: @unchecked Sendable {
     public func start() {
         signal.withLock {
             guard thread == nil else { return }
-            stopping = false
+            fetchStop.resume()
             var id = pthread_t()
             // Safety: the retained reference is released by the thread when its loop ends.
             let context = Unmanaged.passRetained(self).toOpaque()
@@ -111,10 +115,15 @@ public final class KeyRefresher: @unchecked Sendable {
         }
     }
 
-    /// Stops the thread and waits for it (a fetch in progress ends within its timeouts).
+    /// Stops the thread and waits for it: returns within 1 s (milliseconds in practice), even with every key
+    /// URL hanging. Every fetch in progress is cut at once (the thread's, and `refreshNow` callers' on other
+    /// threads), none starts afterwards (`refreshDue()` and `refreshNow(issuer:)` fetch nothing until
+    /// `start()`), and the keys published stay as they are: a cut fetch publishes nothing, and is neither
+    /// counted as a failure nor reported as one (no `fetchFailed` event), so no key is marked stale for it.
+    /// Its one wait is for the thread to leave what it is doing: a key parse, a store write, or the observer.
     public func stop() {
         let running: pthread_t? = signal.withLock {
-            stopping = true
+            fetchStop.stop()
             defer { thread = nil }
             return thread
         }
@@ -192,14 +201,14 @@ public final class KeyRefresher: @unchecked Sendable {
         while true {
             refreshDue()
             let done: Bool = signal.withLock {
-                if stopping { return true }
+                if fetchStop.isStopped { return true }
                 let now = clock.now()
                 let next = states.map {
                     $0.deadline(cooldown: $0.policy.unknownKidCooldown, maxStaleness: $0.policy.maxStaleness)
                 }.min()
                 let wait = min(max(0, (next ?? .infinity) - now), policy.maxIdleWait)
                 if wait > 0 { signal.waitLocked(seconds: wait) }
-                return stopping
+                return fetchStop.isStopped
             }
             if done { return }
         }
@@ -210,6 +219,8 @@ public final class KeyRefresher: @unchecked Sendable {
     /// Does everything due now on the calling thread: marks keys stale or
     /// withdraws them when their time is up, and fetches (one at a time) every
     /// issuer whose refresh is due. Returns the number of fetches made.
+    /// After `stop()` (until `start()`) it does nothing, and a `stop()` meanwhile ends it after the fetch
+    /// in progress, which it cuts.
     @discardableResult
     public func refreshDue() -> Int {
         var fetches = 0
@@ -223,11 +234,13 @@ public final class KeyRefresher: @unchecked Sendable {
 
     /// Fetches `issuer` now, whatever its schedule (a host's explicit reload); with discovery, its
     /// document first.
-    /// Returns false if it is not registered or a fetch for it is already running.
+    /// Returns false if it is not registered, a fetch for it is already running, or the refresher is stopped.
     @discardableResult
     public func refreshNow(issuer: String) -> Bool {
         let found: (IssuerRefreshState, Bool)? = signal.withLock {
-            guard let s = states.first(where: { $0.issuer == issuer }), !s.inFlight else { return nil }
+            guard !fetchStop.isStopped, let s = states.first(where: { $0.issuer == issuer }), !s.inFlight else {
+                return nil
+            }
             s.inFlight = true
             return (s, s.discovery != nil)
         }
@@ -236,9 +249,11 @@ public final class KeyRefresher: @unchecked Sendable {
         return true
     }
 
-    /// Under the lock: time-based transitions, then one due issuer marked in flight.
+    /// Under the lock: time-based transitions, then one due issuer marked in flight; nothing once stopped
+    /// (the keys published then stay as they are: not even marked stale).
     private func nextDue() -> (IssuerRefreshState, IssuerRefreshState.Due)? {
         signal.withLock {
+            guard !fetchStop.isStopped else { return nil }
             let now = clock.now()
             for s in states { expire(s, now: now) }
             for s in states {
@@ -281,14 +296,16 @@ public final class KeyRefresher: @unchecked Sendable {
         defer { deliverEvents() }
         if due.document { refreshDocument(s) }
         guard due.keys else {
-            signal.withLock {
-                s.inFlight = false
-                signal.signalLocked()
-            }
+            signal.withLock { finishLocked(s) }
             return
         }
-        let (etag, start, source, noSource) = signal.withLock {
-            () -> (String?, Double, (any KeySource)?, KeySourceError?) in
+        let started = signal.withLock {
+            () -> (String?, Double, (any KeySource)?, KeySourceError?)? in
+            // A stop during the document's fetch: the keys' fetch does not start.
+            guard !fetchStop.isStopped else {
+                finishLocked(s)
+                return nil
+            }
             let now = clock.now()
             s.lastAttemptAt = now
             s.stats.lastAttemptAt = now
@@ -297,13 +314,19 @@ public final class KeyRefresher: @unchecked Sendable {
             if due.byUnknownKid { s.stats.unknownKidRefreshes += 1 }
             return (s.etag, now, s.source, s.discovery.map(\.keyURLUnavailable))
         }
+        guard let (etag, start, source, noSource) = started else { return }
         let result: Result<(KeyFetch, JWKSet?), KeySourceError>
         // The transfer runs outside `gate` (a fork never waits for the network); parse and publish inside it.
         let transfer = Result { () throws(KeySourceError) in
             guard let source else {
                 throw noSource ?? KeySourceError(.other, "no key source")
             }
-            return try source.fetch(ifNoneMatch: etag)
+            return try fetch(source, ifNoneMatch: etag)
+        }
+        // Stopped meanwhile (the transfer cut, or done just before): nothing published, nothing recorded.
+        if fetchStop.isStopped {
+            signal.withLock { finishLocked(s) }
+            return
         }
         gate.lock()
         defer { gate.unlock() }
@@ -382,6 +405,19 @@ public final class KeyRefresher: @unchecked Sendable {
             expire(s, now: now)
             signal.signalLocked()  // the thread recomputes its deadline (this fetch may have run on another thread)
         }
+    }
+
+    /// A fetch `stop()` can cut: an HTTP source's transfers; any other source's fetch runs to its end.
+    func fetch(_ source: any KeySource, ifNoneMatch etag: String?) throws(KeySourceError) -> KeyFetch {
+        if let http = source as? HTTPKeySource { return try http.fetch(ifNoneMatch: etag, stop: fetchStop) }
+        return try source.fetch(ifNoneMatch: etag)
+    }
+
+    /// Under the lock: `s` is out of flight with nothing (more) recorded: a document-only pass, or a fetch
+    /// that did not start or was cut.
+    private func finishLocked(_ s: IssuerRefreshState) {
+        s.inFlight = false
+        signal.signalLocked()
     }
 
     // MARK: Stats
