@@ -16,7 +16,8 @@ public import ServiceLifecycle
 /// `run()` starts the refresher's thread (it fetches on its own thread, as always), then waits without
 /// blocking a thread of the cooperative pool: it sleeps on the task, waking every `metricsInterval` to
 /// report metrics, until a graceful shutdown or the task's cancellation; then it stops the thread (the
-/// join runs off the pool) and returns.
+/// join runs off the pool) and returns within `KeyRefresher.stop()`'s bound: 1 s, even with every key URL
+/// hanging (fetches in progress are cut, none starts afterwards, and a cut fetch is not logged as a failure).
 ///
 /// Logs: the refresher's events (`KeyRefresherEvent`) through `logger` as they happen, on the refresher's
 /// thread: failures, stale keys and withdrawals at `warning`, refreshes at `debug` (`info` when an unknown
