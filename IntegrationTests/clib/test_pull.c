@@ -2,7 +2,8 @@
  * here): no thread before jwtk_keystore_start, keys_unavailable before the first fetch, rotation within
  * one cooldown, an unknown-kid flood costing at most one fetch per cooldown (counted by the server),
  * stale keys verifying while the server answers 500 or hangs, jwtk_stats, and fork: a child whose
- * keystore was started in the parent restarts its refresher and fetches a key only it sees.
+ * keystore was started in the parent restarts its refresher and fetches a key only it sees; a keystore
+ * freed while every key URL hangs returns within the stated bound (stop_on_time).
  * Usage: test_pull PATH/TO/jwks_server.py. Prints "pull-tests: N passed, M failed". */
 #include <dirent.h>
 #include <stddef.h>
@@ -285,6 +286,51 @@ static void discovery(jwtk_ctx *ctx) {
     mint_free(r2);
 }
 
+/* Stop on time (issue 24): a keystore in pull mode whose key URLs all accept the connection and never answer
+ * (the server's "hang" routes: two JWKS URLs and a discovery document), freed while a fetch hangs. The
+ * library's fetch timeout is 10 s; the free (verifiers, then the keystore, which stops and joins its refresher)
+ * must return within the 1 s jwtk.h states (checked under 2 s), end the refresher thread, and start no fetch
+ * afterwards (the server's own request log). */
+static void stop_on_time(int threads_before) {
+    static const char *paths[] = {"/hang-a", "/hang-b", "/hang-oidc/.well-known/openid-configuration"};
+    jwtk_keystore *ks = NULL;
+    jwtk_verifier *v[3] = {NULL, NULL, NULL};
+    jwtk_ctx *ctx = NULL;
+    char config[512];
+    double start, freed;
+    int i, requested = 0, after = 0;
+    jwtk_ctx_new(&ctx);
+    jwtk_keystore_new(&ks);
+    for (i = 0; i < 3; i++) serve(paths[i], "{}", "\"mode\":\"hang\",\"seconds\":60");
+    for (i = 0; i < 3; i++) {
+        if (i < 2)
+            snprintf(config, sizeof config,
+                     "{\"issuers\":[\"https://hang-%c.example\"],\"jwks_url\":\"http://127.0.0.1:%d/hang-%c\"}",
+                     'a' + i, server_port, 'a' + i);
+        else
+            snprintf(config, sizeof config, "{\"issuers\":[\"http://127.0.0.1:%d/hang-oidc\"],\"discovery\":true}",
+                     server_port);
+        CHECK_STATUS(jwtk_verifier_new_ex(config, strlen(config), ks, ctx, &v[i]), JWTK_OK, jwtk_ctx_errmsg(ctx));
+    }
+    CHECK_STATUS(jwtk_keystore_start(ks), JWTK_OK, "stop: start");
+    for (start = now_s(); now_s() - start < 5 && requested == 0; sleep_s(0.05))
+        for (requested = 0, i = 0; i < 3; i++) requested += fetches_of(paths[i]);
+    CHECK(requested >= 1, "stop: no fetch is hanging");
+    sleep_s(0.3);
+    start = now_s();
+    for (i = 0; i < 3; i++) jwtk_verifier_free(v[i]);
+    jwtk_keystore_free(ks);
+    freed = now_s() - start;
+    printf("stop: keystore freed with every key URL hanging in %.2f ms\n", freed * 1e3);
+    CHECK(freed < 2.0, "stop: freeing the keystore took %.2f s (fetch timeout 10 s)", freed);
+    CHECK(threads_now() == threads_before, "stop: the refresher thread is gone: %d threads", threads_now());
+    for (requested = 0, i = 0; i < 3; i++) requested += fetches_of(paths[i]);
+    sleep_s(0.5);
+    for (i = 0; i < 3; i++) after += fetches_of(paths[i]);
+    CHECK(after == requested, "stop: %d fetches started after the free", after - requested);
+    jwtk_ctx_free(ctx);
+}
+
 int main(int argc, char **argv) {
     jwtk_keystore *ks = NULL, *ks2 = NULL;
     jwtk_verifier *v = NULL, *v2 = NULL;
@@ -457,6 +503,7 @@ int main(int argc, char **argv) {
     jwtk_keystore_free(ks);
     jwtk_keystore_free(ks2);
     CHECK(threads_now() == before, "free stops the refresher threads: %d", threads_now());
+    stop_on_time(before);
     jwtk_ctx_free(ctx);
     mint_free(r1);
     mint_free(r2);

@@ -297,6 +297,46 @@ class PullModeTests(unittest.TestCase):
         v.close()
         ks.close()
 
+    def test_exit_with_every_key_url_hanging_is_prompt(self):
+        """Python at exit frees the keystore, which stops its refresher: a fetch hanging on a key URL that
+        never answers (the library's timeout is 10 s) is cut, within jwtk.h's 1 s bound (checked under 3 s,
+        the interpreter's own exit included), and no fetch starts afterwards."""
+        paths = ["/hang-a", "/hang-b"]
+        for path in paths:
+            self.command({"cmd": "set", "path": path, "route": {"mode": "hang", "seconds": 60, "body": "{}"}})
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings/python"))
+        child = subprocess.Popen([sys.executable, "-c", EXIT_PROBE, str(self.port)], env=env,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.assertEqual(child.stdout.readline().strip(), "started")
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not self.command({"cmd": "log"})["counts"]:
+            time.sleep(0.05)
+        self.assertTrue(self.command({"cmd": "log"})["counts"], "no fetch is hanging")
+        start = time.monotonic()
+        child.stdin.close()  # the probe exits when its stdin closes
+        self.assertEqual(child.wait(timeout=60), 0)
+        took = time.monotonic() - start
+        child.stdout.close()
+        print(f"python exit with every key URL hanging: {took * 1e3:.0f} ms", file=sys.stderr)
+        self.assertLess(took, 3, "the exit waited for a hanging fetch")
+        requested = sum(self.command({"cmd": "log"})["counts"].values())
+        time.sleep(0.5)
+        self.assertEqual(sum(self.command({"cmd": "log"})["counts"].values()), requested)
+
+
+# A process with a pull-mode keystore whose two key URLs hang; it exits (freeing them) when stdin closes.
+EXIT_PROBE = r"""
+import sys
+import jwtk
+port = int(sys.argv[1])
+ks = jwtk.KeyStore()
+verifiers = [jwtk.Verifier({"issuers": ["https://hang-%s.example" % n],
+                            "jwks_url": "http://127.0.0.1:%d/hang-%s" % (port, n)}, ks) for n in "ab"]
+ks.start()
+print("started", flush=True)
+sys.stdin.read()
+"""
+
 
 class HostSurvivesBadInputTests(unittest.TestCase):
     """Mutated tokens, key sets and configs: every call returns a status; a trap would kill this process."""
