@@ -15,6 +15,7 @@ import http.server
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -65,9 +66,9 @@ class Echo:
 # The agent ------------------------------------------------------------------------------------------------
 
 class Agent:
-    def __init__(self, binary, w, config_path, extra=()):
+    def __init__(self, binary, w, config_path, extra=(), name="agent"):
         self.port = free_port()
-        self.log_path = f"{w}/agent.log"
+        self.log_path = f"{w}/{name}.log"
         args = [binary, "--issuer-config", config_path, "--listen", f"127.0.0.1:{self.port}",
                 "--claim-header", "X-Jwt-Sub=sub", "--claim-header", "X-Jwt-Email=email",
                 "--claim-header", "X-Jwt-Roles=/" + ROLES.replace("~", "~0").replace("/", "~1"),
@@ -88,6 +89,44 @@ class Agent:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             return None
+
+
+# Key URLs that accept the connection and never answer (issue 24, section 5). -------------------------------
+
+class Silent:
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.held = []   # accepted connections, kept open and never read or answered
+
+        def accept():
+            while True:
+                try:
+                    self.held.append(self.sock.accept()[0])
+                except OSError:
+                    return
+        threading.Thread(target=accept, daemon=True).start()
+
+
+def shutdown_with_hanging_keys(binary, w):
+    """SIGTERM while every key URL of two issuers hangs: the agent exits within KeyRefresher.stop()'s bound
+    (1 s; checked under 2 s) instead of waiting out its fetches (30 s timeout here, and more fetches after)."""
+    silent = Silent()
+    config = {"issuers": [{"issuer": f"https://hang-{n}.test", "jwks_url": f"http://127.0.0.1:{silent.port}/{n}",
+                           "audiences": [AUDIENCE]} for n in ("a", "b")]}
+    with open(f"{w}/hanging.json", "w") as f:
+        json.dump(config, f)
+    agent = Agent(binary, w, f"{w}/hanging.json", extra=("--fetch-timeout", "30"), name="agent-hanging")
+    hanging = wait_for(lambda: len(silent.held) >= 1, 10)
+    start = time.monotonic()
+    rc = agent.stop()
+    took = time.monotonic() - start
+    print(f"      agent: SIGTERM to exit with every key URL hanging: {took * 1e3:.0f} ms")
+    check(hanging and rc == 0 and took < 2, "agent: SIGTERM with every key URL hanging exits within 2 s",
+          f"fetch hanging: {hanging}, rc={rc}, {took:.2f} s")
+    silent.sock.close()
 
 
 # The gateways ---------------------------------------------------------------------------------------------
@@ -407,6 +446,7 @@ def main():
     log = open(agent.log_path, errors="replace").read()
     check("Fatal error" not in log and "Illegal instruction" not in log, "agent: no crash in its log", log[-800:])
     jwks.server.shutdown()
+    shutdown_with_hanging_keys(a.agent, w)
 
     print(f"forward-auth: checks={driver.passed + driver.failed} failed={driver.failed} wrong_answers={wrong_answers} "
           f"rps_caddy={rps['caddy']} rps_nginx_auth_request={rps['nginx_auth_request']} rps_module={rps['module']}")
