@@ -84,9 +84,8 @@ step() {  # step NAME LOG command...
 # Under TSan only the tests that share a verifier, a cache or keys across threads: cache, batch,
 # concurrent verification, the key store's rotation stress, the refresher thread and its stop (the
 # transfers cut from another thread), and the C library's threads verifying through jwtk_* while keys
-# reload. The rest are single-threaded, and
-# TSan multiplies their run time for nothing. (A test added elsewhere that starts threads belongs
-# in this filter. XCTest names tests Module.Class/method, so a method is matched as Class.method, where
+# reload. The rest are single-threaded, and TSan multiplies their run time for nothing. (A test added
+# elsewhere that starts threads belongs in this filter. XCTest names tests Module.Class/method, so a method is matched as Class.method, where
 # the dot is the regex's any-character: a literal \. would match nothing.)
 TSAN_TESTS=${TSAN_TESTS:-'VerifiedTokenCacheTests|BatchVerificationTests|AttackSuiteTests.testConcurrent|AttackSuiteTests.testCached|JWTKernelCTests.ConcurrencyTests|KeyRotationStressTests|KeyRefresherThreadTests|KeyRefresherStopTests|KeyRefresherServiceStopTests|KeyStoreReadPathTests.testManyThreads|KeyStoreReadPathTests.testAKeyRemovedOnAnotherThread|KeyStoreReadPathTests.testALookupNested'}
 
