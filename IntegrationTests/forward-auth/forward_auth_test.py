@@ -269,6 +269,16 @@ def main():
     check(bad.returncode != 0 and 'unknown member "audience"' in bad.stderr,
           "agent: an unknown configuration member is refused by name, exit status not 0",
           f"rc={bad.returncode} {bad.stderr[-300:]}")
+    # A provider preset without its audience would pass that provider's ID tokens of every application.
+    for entry, words in (({"provider": "google"}, "OAuth client ID"),
+                         ({"provider": "apple", "audiences": [""]}, "empty audience")):
+        with open(f"{w}/bad.json", "w") as f:
+            json.dump({"issuers": [entry]}, f)
+        bad = subprocess.run([a.agent, "--issuer-config", f"{w}/bad.json"], capture_output=True, text=True,
+                             timeout=30)
+        check(bad.returncode != 0 and words in bad.stderr,
+              f"agent: provider {entry['provider']} without an audience refused before it listens",
+              f"rc={bad.returncode} {bad.stderr[-300:]}")
     bad = subprocess.run([a.agent, "--issuer-config", f"{w}/issuers.json", "--claim-header", "X Bad=sub"],
                          capture_output=True, text=True, timeout=30)
     check(bad.returncode != 0 and "--claim-header" in bad.stderr, "agent: a bad --claim-header is refused",

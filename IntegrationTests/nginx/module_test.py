@@ -266,6 +266,13 @@ def part_config_refusals(a, w, keys):
     rc, out = nginx_t(w, loc('auth_jwt "r";'))
     check(rc == 1 and "without a key source" in out, "config: auth_jwt without a key source refused (fail closed)",
           out.strip()[-300:])
+    # A provider preset without its audience would admit that provider's ID tokens of every application.
+    for body, words in ((f'auth_jwt "r"; jwtk_provider google; auth_jwt_key_file {w}/keys1.json;', "OAuth client ID"),
+                        ('auth_jwt "r"; jwtk_provider apple;', "bundle ID"),
+                        ('auth_jwt "r"; jwtk_provider facebook; jwtk_audience "";', "empty audience")):
+        rc, out = nginx_t(w, loc(body))
+        check(rc == 1 and "[emerg]" in out and words in out,
+              f"config: {body.split(';')[1].strip()} without an audience refused, naming it", out.strip()[-300:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/dup_a.json; auth_jwt_key_file {w}/dup_b.json;'))
     check(rc == 1 and "emerg" in out, "config: two key files whose only kid names different keys refused (no usable key)",
           out.strip()[-300:])

@@ -98,7 +98,7 @@ struct RemoteKeyOptions: ParsableArguments {
             if let provider {
                 guard !base.audiences.isEmpty else {
                     throw ConfigurationError(
-                        "--provider \(provider) needs --aud (its client, app, project or channel ID)")
+                        "--provider \(provider) needs --aud (\(ProviderPreset.audienceName(provider: provider)))")
                 }
                 var preset = try ProviderPreset.named(provider, audiences: base.audiences, tenant: tenant)
                 if let jwksURL { preset = preset.mirrored(at: jwksURL) }

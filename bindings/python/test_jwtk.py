@@ -185,6 +185,28 @@ class BindingTests(unittest.TestCase):
         self.assertEqual(e.exception.name, "bad_config")
         self.assertIn("issuers", e.exception.message)
 
+    def test_presets_refuse_a_configuration_without_audience(self):
+        # Real ID tokens (copied into Tests/ with their keys): with the preset's audience each verifies; a
+        # preset without one is refused, naming what the provider calls it; another app's audience is refused.
+        real = ROOT / "Tests/JWTKernelTests/Fixtures/real-tokens"
+        for name, words in (("google-1", "OAuth client ID"), ("apple-1", "bundle ID"), ("facebook-1", "app ID")):
+            meta = json.loads((real / name / "meta.json").read_text())
+            token = (real / name / "token.txt").read_text().strip()
+            ks = jwtk.KeyStore()
+            ks.load_jwks((real / name / "jwks.json").read_bytes(), issuer=meta["iss"])
+            for config in ({"provider": meta["provider"]}, {"provider": meta["provider"], "audiences": []},
+                           {"provider": meta["provider"], "audiences": [""]}):
+                with self.assertRaises(jwtk.JWTKError, msg=f"{name}: {config}") as e:
+                    jwtk.Verifier(config, ks)
+                self.assertEqual(e.exception.name, "bad_config")
+                self.assertIn(words, e.exception.message)
+            ctx = jwtk.Context()
+            ok = jwtk.Verifier({"provider": meta["provider"], "audiences": [meta["aud"]]}, ks)
+            r = ok.verify(ctx, token, now=meta["iat"] + 1)
+            self.assertTrue(r.ok, f"{name}: {r.message}")
+            other = jwtk.Verifier({"provider": meta["provider"], "audiences": ["another.app"]}, ks)
+            self.assertEqual(jwtk.status_name(other.verify(ctx, token, now=meta["iat"] + 1).status), "bad_audience")
+
     def test_claim_requirements(self):
         policy = attack_config(self.case.get("policy"))
         claims = json.loads(jwtk_b64(self.case["token"].split(".")[1]))

@@ -256,7 +256,9 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "provider": "apple"               preset: apple, google, facebook, line (issuers, algorithms,
  *                                     required claims; give "audiences"), firebase (give
  *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
- *                                     explicit keys above override the preset's values;
+ *                                     explicit keys above override the preset's values; a preset
+ *                                     with no (or an empty) audience is JWTK_E_CONFIG: it would
+ *                                     admit the provider's tokens for every application;
  *                                     "project_id"/"tenant_id" with another provider are JWTK_E_CONFIG
  *   "channel_secret": "..."           provider line only: LINE web login's channel secret (its UTF-8
  *                                     bytes, at least 32), for HS256 ID tokens (no kid); merged into

@@ -23,6 +23,7 @@ enum VerifierConfig {
             try apply(member.name, member.value, to: &settings, pull: &pull)
         }
         try checkPresetKeys(document)
+        try checkPresetAudience(document, settings.policy)
         settings.remote = try remote(pull, settings.policy, document)
         if let value = document["channel_secret"] {
             let local = try channelSecret(value, document, settings.policy)
@@ -80,6 +81,16 @@ enum VerifierConfig {
         if document["tenant_id"] != nil, provider != "microsoft" {
             throw StatusError(JWTK_E_CONFIG, "tenant_id: only with provider microsoft")
         }
+    }
+
+    /// A provider preset admits only its application's tokens: "audiences" (Firebase: "project_id") is
+    /// required and may hold no empty ID, as on every other surface (`ProviderPreset.audienceProblem`).
+    private static func checkPresetAudience(_ document: JSONValue, _ policy: ClaimsPolicy) throws(StatusError) {
+        guard let provider = document["provider"]?.stringValue,
+            let problem = ProviderPreset.audienceProblem(provider: provider, audiences: policy.audiences)
+        else { return }
+        let member = provider == "firebase" && document["audiences"] == nil ? "project_id" : "audiences"
+        throw StatusError(JWTK_E_CONFIG, "\(problem); give \"\(member)\"")
     }
 
     /// Pull mode: "jwks_url", or "provider" with "pull": true (the preset's key URL). With "provider",

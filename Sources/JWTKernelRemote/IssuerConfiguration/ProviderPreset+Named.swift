@@ -7,8 +7,11 @@ extension ProviderPreset {
     public static func named(
         _ name: String, audiences: [String], tenant: String? = nil
     ) throws(IssuerConfigurationError) -> ProviderPreset {
-        guard !audiences.isEmpty else {
-            throw IssuerConfigurationError("provider \(name) needs audiences (its client, app, project or channel ID)")
+        guard names.contains(name) else {
+            throw IssuerConfigurationError("unknown provider \(name) (\(names.joined(separator: ", ")))")
+        }
+        if let problem = audienceProblem(provider: name, audiences: audiences) {
+            throw IssuerConfigurationError("\(problem); give \"audiences\"")
         }
         switch name {
         case "apple": return .apple(audience: audiences)
@@ -23,8 +26,10 @@ extension ProviderPreset {
             return tenant.map { .microsoft(tenantID: $0, clientIDs: audiences) }
                 ?? .microsoftMultiTenant(clientIDs: audiences)
         default:
-            throw IssuerConfigurationError(
-                "unknown provider \(name) (apple, google, firebase, facebook, line, microsoft)")
+            preconditionFailure("\(name) is in `names` but not in this switch")
         }
     }
+
+    /// The provider names a configuration may give.
+    public static let names = ["apple", "google", "firebase", "facebook", "line", "microsoft"]
 }
