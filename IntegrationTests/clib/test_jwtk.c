@@ -93,7 +93,7 @@ static const struct status_row statuses[] = {
     {JWTK_UNKNOWN_KID, "unknown_kid", 401, 1}, {JWTK_KEY_ALG_MISMATCH, "key_alg_mismatch", 401, 1},
     {JWTK_BAD_SIGNATURE, "bad_signature", 401, 1}, {JWTK_EXPIRED, "expired", 401, 1},
     {JWTK_NOT_YET_VALID, "not_yet_valid", 401, 1}, {JWTK_BAD_ISSUER, "bad_issuer", 401, 1},
-    {JWTK_BAD_AUDIENCE, "bad_audience", 403, 1}, {JWTK_MISSING_CLAIM, "missing_claim", 401, 1},
+    {JWTK_BAD_AUDIENCE, "bad_audience", 401, 1}, {JWTK_MISSING_CLAIM, "missing_claim", 401, 1},
     {JWTK_BAD_CLAIM_TYPE, "bad_claim_type", 401, 1}, {JWTK_CRIT_UNSUPPORTED, "crit_unsupported", 401, 1},
     {JWTK_BAD_TYP, "bad_typ", 401, 1}, {JWTK_BAD_NONCE, "bad_nonce", 401, 1},
     {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},

@@ -185,7 +185,7 @@ def matrix(keys, now):
         ("no token", None, 401, CHALLENGE, None),
         ("expired", token(rs, claims(exp=now - 600, iat=now - 4000)), 401, INVALID, None),
         ("not yet valid", token(rs, claims(nbf=now + 600)), 401, INVALID, None),
-        ("wrong audience", token(rs, claims(aud="other")), 403, f'Bearer realm="{REALM}", error="invalid_token"', None),
+        ("wrong audience", token(rs, claims(aud="other")), 401, f'Bearer realm="{REALM}", error="invalid_token"', None),
         ("unknown issuer", token(rs, claims(iss="https://evil.test")), 401, INVALID, None),
         ("signed by a stranger's key under a known kid", token(rs, claims(), sign_with=other), 401, INVALID, None),
         ("alg none", unsigned, 401, INVALID, None),

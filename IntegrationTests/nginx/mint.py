@@ -171,7 +171,7 @@ def main():
     bad("crit header not understood", token(rs, claims(), header={"alg": "RS256", "kid": "rs1", "crit": ["x"],
                                                                    "x": 1}))
     bad("token above max_token_size (4096)", token(rs, claims(pad="x" * 5000)))
-    bad("wrong audience", token(rs, claims(aud="other")), status=403)
+    bad("wrong audience", token(rs, claims(aud="other")), status=401)
     bad("issuer whose keys were never loaded", token(rs, claims(iss=NEVER_LOADED_ISSUER)), status=503, www=None)
     with open(f"{out}/matrix.json", "w") as f:
         json.dump(matrix, f, indent=1)

@@ -943,7 +943,7 @@ def part_key_sources(a, w, keys):
         g = dict(iss="https://accounts.google.com", aud="client-1", azp="client-1")
         expect(ngx, "jwtk_provider google + auth_jwt_key_file: the preset's policy offline", "/google/a", 200,
                tok(keys.rs1, **g))
-        expect(ngx, "jwtk_provider google: another audience is 403", "/google/a", 403,
+        expect(ngx, "jwtk_provider google: another audience is 401", "/google/a", 401,
                tok(keys.rs1, **dict(g, aud="client-2")))
         expect(ngx, "jwtk_provider google: another issuer is refused", "/google/a", 401,
                tok(keys.rs1, **dict(g, iss="https://issuer.test")))

@@ -68,7 +68,7 @@ class StatusTableTests(unittest.TestCase):
     def test_http_and_bearer(self):
         self.assertEqual(jwtk.status_http(0), 200)
         self.assertEqual(jwtk.status_http(8), 401)
-        self.assertEqual(jwtk.status_http(11), 403)
+        self.assertEqual(jwtk.status_http(11), 401)  # RFC 6750 §3.1: invalid_token is 401
         self.assertEqual(jwtk.status_http(19), 503)
         self.assertEqual(jwtk.status_bearer_error(8), "invalid_token")
         self.assertIsNone(jwtk.status_bearer_error(19))

@@ -16,8 +16,8 @@
 -- Requests: a valid token reaches the upstream with X-Jwt-Sub and X-Jwt-Iss (and X-Jwt-Payload, the
 -- base64url payload segment, with forward_payload = true); every client-sent X-Jwt-* header is removed;
 -- Authorization is removed unless forward_authorization = true. A missing token is 401 with
--- `WWW-Authenticate: Bearer realm="..."`; a bad one is jwtk_status_http's status (401; 403 for a wrong
--- audience or an unmet "claims" requirement) with jwtk_status_bearer_error's `, error="..."` added
+-- `WWW-Authenticate: Bearer realm="..."`; a bad one is jwtk_status_http's status (401; 403 for an unmet
+-- "claims" requirement) with jwtk_status_bearer_error's `, error="..."` added
 -- ("invalid_token"; "insufficient_scope" for a claim requirement); an issuer whose keys were never loaded is
 -- 503 without a challenge. Nothing of the token is echoed: the detail goes to the error log at info level.
 local ffi = require("ffi")

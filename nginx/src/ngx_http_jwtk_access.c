@@ -2,7 +2,7 @@
  * The access-phase handler: token -> key subrequests if due -> jwtk_verify -> claims copied for the
  * variables -> auth_jwt_require. Answers (RFC 6750, as jwtk.lua does; NGINX Plus documents no
  * challenge): a missing token is 401 with `WWW-Authenticate: Bearer realm="..."`; a rejected token is
- * jwtk_status_http's status (401; 403 for a wrong jwtk_audience; 503 while a key URL has given no keys)
+ * jwtk_status_http's status (401; 403 for an unmet jwtk_claim_*; 503 while a key URL has given no keys)
  * with `, error="invalid_token"`; an auth_jwt_require failure is its error= status (401 invalid_token,
  * 403 insufficient_scope); a key source that cannot be loaded is 500. Nothing of the token is echoed:
  * the reason goes to the error log at info level.

@@ -96,7 +96,7 @@ int jwtk_version_number(void);
 #define JWTK_EXPIRED               8   /* exp past (with leeway), or older than max_age */
 #define JWTK_NOT_YET_VALID         9   /* nbf in the future */
 #define JWTK_BAD_ISSUER           10
-#define JWTK_BAD_AUDIENCE         11   /* HTTP 403 */
+#define JWTK_BAD_AUDIENCE         11   /* HTTP 401 (403 in 0.1.0) */
 #define JWTK_MISSING_CLAIM        12
 #define JWTK_BAD_CLAIM_TYPE       13
 #define JWTK_CRIT_UNSUPPORTED     14

@@ -8,9 +8,6 @@ final class HTTPAnswerTests: XCTestCase {
     func testStatusAndBearerErrorOfEveryCode() {
         for code in JWTErrorCode.allCases {
             switch code {
-            case .badAudience:
-                XCTAssertEqual(code.httpStatus, 403)
-                XCTAssertEqual(code.bearerError, "invalid_token")
             case .claimRequirementFailed:
                 XCTAssertEqual(code.httpStatus, 403)
                 XCTAssertEqual(code.bearerError, "insufficient_scope")
