@@ -5,7 +5,7 @@
     ks.load_jwks(open("jwks.json", "rb").read())                # or load_jwks(data, issuer="https://...")
     v = jwtk.Verifier({"issuers": ["https://issuer"], "audiences": ["api"]}, ks)
     ctx = jwtk.Context()                                         # one per thread
-    result = v.verify(ctx, token)                                # bytes or str
+    result = v.verify(ctx, token)                                # bytes or str; now=<unix seconds> to fix the clock
     if result.ok: print(result.claims.sub, ctx.claim("email"))
     else: print(result.name, jwtk.status_http(result.status))    # "expired", 401
 
@@ -250,6 +250,8 @@ class Verifier:
     __del__ = close
 
     def verify(self, ctx, token, now=0):
+        """Verifies `token` (bytes or str) with `ctx` (one per thread). `now`: Unix seconds to judge
+        `exp`/`nbf`/`iat` at; 0 (the default) is the current time (tests and replays pass a fixed time)."""
         data = _bytes(token)
         out = ClaimsStruct()
         out.struct_size = ctypes.sizeof(ClaimsStruct)
@@ -259,7 +261,8 @@ class Verifier:
         return Result(rc, Claims(out))
 
     def verify_batch(self, tokens, now=0):
-        """Statuses for many tokens, on the library's batch path (all cores unless batch_threads says otherwise)."""
+        """Statuses for many tokens, on the library's batch path (all cores unless batch_threads says otherwise);
+        `now` as for `verify`."""
         data = [_bytes(t) for t in tokens]
         n = len(data)
         ptrs = (ctypes.c_char_p * n)(*data)
