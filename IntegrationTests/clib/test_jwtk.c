@@ -129,6 +129,37 @@ static void test_status_helpers(void) {
     }
 }
 
+/* The gateway contract's argument rules (the grammar and the rendering are the shared corpus's, answered by
+ * test_jwtk.py through the same functions): NULLs, lengths, a buffer too small, measuring. */
+static void test_gateway_contract(void) {
+    jwtk_str t = {"x", 1};
+    char buf[64];
+    size_t n = 99;
+    const char *h = "Bearer a.b.c";
+    CHECK_STATUS(jwtk_bearer_token(h, strlen(h), &t), JWTK_OK, "bearer");
+    CHECK(t.len == 5 && t.ptr == h + 7, "token points into the value");
+    CHECK_STATUS(jwtk_bearer_token("Bearer\ta", 8, &t), JWTK_OK, "a tab: no token, not an error");
+    CHECK(t.ptr == NULL && t.len == 0, "no bearer token: NULL, 0");
+    CHECK_STATUS(jwtk_bearer_token(NULL, 0, &t), JWTK_OK, "empty value");
+    CHECK(t.ptr == NULL && t.len == 0, "empty value: no token");
+    CHECK_STATUS(jwtk_bearer_token(NULL, 3, &t), JWTK_E_NULL, "NULL value with a length");
+    CHECK_STATUS(jwtk_bearer_token(h, strlen(h), NULL), JWTK_E_NULL, "NULL out");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, buf, sizeof buf, &n), JWTK_OK, "challenge");
+    CHECK(n == strlen("Bearer realm=\"api\", error=\"invalid_token\"")
+          && memcmp(buf, "Bearer realm=\"api\", error=\"invalid_token\"", n) == 0, "challenge bytes");
+    CHECK_STATUS(jwtk_challenge(JWTK_E_NO_TOKEN, "api", 3, NULL, 0, buf, 5, &n), JWTK_E_LENGTH, "too small");
+    CHECK(n == strlen("Bearer realm=\"api\"") && memcmp(buf, "Beare", 5) == 0, "the length needed; a prefix");
+    CHECK_STATUS(jwtk_challenge(JWTK_E_NO_TOKEN, "api", 3, NULL, 0, NULL, 0, &n), JWTK_E_LENGTH, "measure");
+    CHECK(n == strlen("Bearer realm=\"api\""), "measured");
+    CHECK_STATUS(jwtk_challenge(JWTK_KEYS_UNAVAILABLE, "api", 3, NULL, 0, buf, sizeof buf, &n), JWTK_OK, "503");
+    CHECK(n == 0, "no challenge for keys_unavailable");
+    CHECK_STATUS(jwtk_challenge(JWTK_OK, "api", 3, NULL, 0, NULL, 0, &n), JWTK_OK, "ok");
+    CHECK(n == 0, "no challenge for a valid token");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, NULL, 3, NULL, 0, buf, sizeof buf, &n), JWTK_E_NULL, "NULL realm");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, buf, sizeof buf, NULL), JWTK_E_NULL, "NULL out");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, NULL, 8, &n), JWTK_E_NULL, "NULL buf, cap 8");
+}
+
 static void test_handles_and_nulls(void) {
     jwtk_keystore *ks = NULL;
     jwtk_verifier *v = NULL;
@@ -1252,6 +1283,7 @@ int main(int argc, char **argv) {
     test_version();
     test_status_helpers();
     test_handles_and_nulls();
+    test_gateway_contract();
     test_keystore_loads();
     test_keystore_load_many();
     test_config();

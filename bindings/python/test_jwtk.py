@@ -79,6 +79,21 @@ class StatusTableTests(unittest.TestCase):
         self.assertEqual(jwtk.status_bearer_error(20), "insufficient_scope")
         self.assertEqual(jwtk.status_name(12345), "unknown")
 
+    def test_gateway_contract_corpus(self):
+        # The shared corpus the Swift API, nginx and the Lua handler answer too (Fixtures/gateway/contract.json).
+        doc = json.loads((ROOT / "Tests/JWTKernelTests/Fixtures/gateway/contract.json").read_text())
+        for c in doc["bearer"]:
+            token = jwtk.bearer_token(c["value"])
+            self.assertEqual(token, None if c["token"] is None else c["token"].encode(), c["name"])
+        codes = {jwtk.status_name(n): n for n in range(1, 40)}
+        codes["no_token"] = jwtk.E_NO_TOKEN
+        for c in doc["challenge"]:
+            self.assertEqual(jwtk.challenge(codes[c["status"]], c["realm"], c["scope"]), c["expect"], c["name"])
+        self.assertIsNone(jwtk.challenge(0, "api"), "a valid token has no challenge")
+        long_realm = "r" * 1000
+        self.assertEqual(jwtk.challenge(jwtk.E_NO_TOKEN, long_realm), f'Bearer realm="{long_realm}"',
+                         "a challenge longer than the first buffer: measured, then written")
+
     def test_version(self):
         m = re.search(r'#define JWTK_VERSION\s+"([^"]+)"', HEADER.read_text())
         n = re.search(r"#define JWTK_VERSION_NUMBER\s+(\d+)", HEADER.read_text())

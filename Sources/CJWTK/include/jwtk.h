@@ -128,7 +128,7 @@ int jwtk_version_number(void);
 #define JWTK_E_UTF8              (-4)  /* a text argument (issuer, claim name) is not valid UTF-8 */
 #define JWTK_E_CONFIG            (-5)  /* verifier config: not JSON, unknown key, wrong type or value */
 #define JWTK_E_STRUCT_SIZE       (-6)  /* struct_size of an out-struct is smaller than this version's */
-#define JWTK_E_NO_TOKEN          (-7)  /* jwtk_claim on a ctx whose last jwtk_verify did not succeed */
+#define JWTK_E_NO_TOKEN          (-7)  /* jwtk_claim on a ctx whose last jwtk_verify did not succeed; jwtk_challenge: no token came */
 #define JWTK_E_UNAVAILABLE       (-8)  /* not available in this build (remote keys) */
 #define JWTK_E_RANGE             (-9)  /* a number out of range (negative now, n too large, unknown flag bits) */
 #define JWTK_E_SYNTAX            (-10) /* a text argument breaks its grammar (jwtk_claim_at: not an RFC 6901 pointer) */
@@ -439,6 +439,33 @@ typedef struct jwtk_stats {
  * child whose keystore was started before the fork, this call restarts the refresher (see
  * jwtk_keystore_start). */
 int  jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * The gateway contract (appended after 0.1.0): what every front end does around a verification,
+ * done once here so that the nginx module, the Lua handler and any other host answer alike.
+ * Neither function needs a handle; both are thread-safe, allocate nothing and never echo token bytes.
+ */
+
+/* The token of an Authorization field value (`value`, `len` bytes; RFC 6750 section 2.1 with RFC 9110
+ * section 11): the scheme "Bearer" in any case, one or more spaces (SP only), a b64token (ALPHA, DIGIT,
+ * "-", ".", "_", "~", "+", "/", then "=" padding); spaces and tabs around the whole value are skipped
+ * (they are not part of a field value). Anything else is no bearer token: another scheme, a tab after
+ * the scheme, a space or comma inside the token, no token. JWTK_OK with `token` pointing into `value`,
+ * or with token->ptr NULL and token->len 0 when the value holds no bearer token (answer 401 with the
+ * challenge of JWTK_E_NO_TOKEN). JWTK_E_NULL if `token` is NULL, or `value` NULL with len > 0. */
+int  jwtk_bearer_token(const char *value, size_t len, jwtk_str *token);
+
+/* The WWW-Authenticate value for answering `status` (RFC 6750 section 3): JWTK_E_NO_TOKEN (no token
+ * came) gives `Bearer realm="<realm>"`; a token error gives `Bearer realm="<realm>", error="<e>"` with
+ * jwtk_status_bearer_error's e ("invalid_token"; "insufficient_scope" for
+ * JWTK_CLAIM_REQUIREMENT_FAILED, with `, scope="<scope>"` when scope_len > 0). The realm and scope are
+ * written as quoted-string content: '"' and '\' escaped, control characters dropped. Any other status
+ * (JWTK_OK, JWTK_KEYS_UNAVAILABLE: answered 503 without a challenge, key errors, misuse) has no
+ * challenge: *out_len = 0. Writes at most `cap` bytes to `buf` (no NUL) and sets *out_len to the whole
+ * length; JWTK_E_LENGTH when it did not fit (call again with *out_len bytes). `buf` may be NULL when
+ * cap is 0 (to measure). JWTK_E_NULL if out_len is NULL, or realm/scope NULL with a length > 0. */
+int  jwtk_challenge(int status, const char *realm, size_t realm_len, const char *scope, size_t scope_len,
+                    char *buf, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }
