@@ -103,14 +103,14 @@ struct CompiledPolicy: Sendable {
     /// top-level claim (in stack memory), so checking them needs no further walk of the claims. Same checks
     /// in the same order, the clock read after the claims, as `check` does.
     func readAndCheckRequirements(
-        _ payload: UnsafeRawBufferPointer, clock: any JWTClock
+        _ payload: UnsafeRawBufferPointer, at now: Int64?, clock: any JWTClock
     ) throws(JWTError) -> RegisteredClaims {
         try withUnsafeTemporaryAllocation(of: JSONSpan.self, capacity: requirements.count) {
             (heads) throws(JWTError) -> RegisteredClaims in
             heads.initialize(repeating: CompiledRequirement.absentHead)
             let claims = try RegisteredClaims.read(
                 payload, required: requiredKeys, requiredNames: requiredClaims, recording: requirements, into: heads)
-            try checkTimes(claims, now: clock.now())
+            try checkTimes(claims, now: now ?? clock.now())
             try checkIdentity(claims, in: payload, requirementHeads: UnsafeBufferPointer(heads))
             return claims
         }
