@@ -30,14 +30,14 @@ struct JWKSCommand: ParsableCommand {
         do {
             document = try load()
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("jwtk: \(error.description)\n".utf8))
+            CLIError.report(error)
             throw ExitCode(2)
         }
         let entries: [KeyListing.Entry]
         do {
             entries = try KeyListing.entries(of: document)
         } catch {
-            FileHandle.standardError.write(Data("jwtk: \(location): \(error)\n".utf8))
+            CLIError.report(ConfigurationError("\(location): \(error)"))
             throw ExitCode(2)
         }
         var out = ""
@@ -115,7 +115,7 @@ enum KeyListing {
         }
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {
-            throw DocumentError(description: "not valid JSON: \(error.message)")
+            throw DocumentError(description: "not valid JSON: \(error.message(locatedIn: bytes))")
         }
         var entries: [Entry] = []
         if let list = document["keys"] {

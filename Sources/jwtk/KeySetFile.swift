@@ -85,6 +85,6 @@ enum KeySetFile {
     }
 
     private static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("jwtk: warning: \(message)\n".utf8))
+        CLIError.warn(message)
     }
 }
