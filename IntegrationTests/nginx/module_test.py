@@ -282,6 +282,52 @@ def part_config_refusals(a, w, keys):
           out.strip()[-200:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/missing.json;'))
     check(rc == 1 and "cannot open" in out, "config: a missing key file refused", out.strip()[-200:])
+    key_file_places(a, w)
+
+
+def key_file_places(a, w):
+    """A key file refused when the locations are merged (after nginx left the directive's file) is named,
+    at its own directive's file and line, as nginx's own directives report (not where parsing stood: the
+    end of "http" in the main file)."""
+    os.makedirs(f"{w}/conf.d", exist_ok=True)
+    with open(f"{w}/truncated.json", "w") as f:
+        f.write('{"keys":[\n')
+    port = free_port()
+
+    def included(lines):
+        with open(f"{w}/conf.d/jwtk-test.conf", "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return conf(a, w, f"  include {w}/conf.d/jwtk-test.conf;\n  # the end of http\n")
+
+    rc, out = nginx_t(w, included([
+        f"server {{ listen 127.0.0.1:{port};",
+        "  location /p/ {",
+        '    auth_jwt "r";',
+        f"    auth_jwt_key_file {w}/truncated.json;",
+        "    return 204;", "  }", "}"]))
+    check(rc == 1 and f'auth_jwt_key_file "{w}/truncated.json": key set refused' in out
+          and "unexpected end of JSON at line 2, column 1" in out
+          and out.count(f" in {w}/conf.d/jwtk-test.conf:4") == 1
+          and "nginx.conf:" not in out.split("[emerg]", 1)[-1].split("\n", 1)[0],
+          "config: a refused key file is named at its directive's file:line", out.strip()[-400:])
+    rc, out = nginx_t(w, included([
+        f"server {{ listen 127.0.0.1:{port};",
+        "  location /p/ {",
+        '    auth_jwt "r";',
+        f"    auth_jwt_key_file {w}/keys1.json;",
+        f"    auth_jwt_key_file {w}/truncated.json;",
+        "    return 204;", "  }", "}"]))
+    check(rc == 1 and f'auth_jwt_key_file "{w}/truncated.json"' in out and "keys1.json" not in out
+          and f" in {w}/conf.d/jwtk-test.conf:5" in out,
+          "config: of two key files, the refused one is named at its own line", out.strip()[-400:])
+    rc, out = nginx_t(w, included([
+        f"server {{ listen 127.0.0.1:{port};",
+        "  location /p/ {",
+        '    auth_jwt "r";',
+        f"    auth_jwt_key_file {w}/missing.json;",
+        "    return 204;", "  }", "}"]))
+    check(rc == 1 and "cannot open" in out and f" in {w}/conf.d/jwtk-test.conf:4" in out,
+          "config: a missing key file is reported at its directive's file:line", out.strip()[-400:])
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -390,7 +436,8 @@ def behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500):
     expect(ngx, "verdict: RS256 key from the first key file", "/p/a", 200, good)
     expect(ngx, "verdict: ES256 key from the second key file", "/p/a", 200, tok(es1))
     # Two key files, one kid naming different keys in each: that kid is refused in both, the others load.
-    check(re.search(r"\[warn\].*auth_jwt_key_file: some keys were skipped: .*ambiguous_kid: key \"dup\"", ngx.log()),
+    check(re.search(r"\[warn\].*auth_jwt_key_file \"[^\"]*mix_a.json\" \(and this level's other key files\): "
+                    r"some keys were skipped: .*ambiguous_kid: key \"dup\".* in [^ ]*nginx.conf:\d+", ngx.log()),
           "key files: a kid naming different keys in two files -> a warn line at configuration")
     expect(ngx, "key files: that kid refused (signed by the first file's key) -> 401", "/mix/a", 401, tok(keys.dup_a))
     expect(ngx, "key files: that kid refused (signed by the second file's key) -> 401", "/mix/a", 401, tok(keys.dup_b))

@@ -287,8 +287,9 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
     st = jwtk_verifier_new_ex((const char *) j.data, j.len, conf->keys->keystore, ctx, &policy->verifier);
     if (st != JWTK_OK) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "auth_jwt: %s (%s)", jwtk_ctx_errmsg(ctx),
-                           jwtk_status_name(st));
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
+                                  "auth_jwt: %s (%s)", jwtk_ctx_errmsg(ctx),
+                                  jwtk_status_name(st));
         return NGX_CONF_ERROR;
     }
     cln->handler = ngx_http_jwtk_free_verifier;
