@@ -80,6 +80,8 @@ let package = Package(
             dependencies: [
                 "JWTKernel",
                 "JWTKernelRemote",
+                // Only for jwtk.h's JWTK_VERSION (`jwtk --version`): the CLI links no C library code.
+                "CJWTK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

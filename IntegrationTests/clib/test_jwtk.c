@@ -312,6 +312,32 @@ static void test_keystore_loads(void) {
             free(two);
         }
     }
+    {
+        /* A PEM public key file loads as the CLI's --jwks reads it (one rule: KeyDocument), alone and among
+         * other documents; its key has no kid, so it verifies tokens without one. A private key PEM is
+         * refused, saying what it is and what to give instead; the old keys stay. */
+        jwtk_keystore *pks = NULL;
+        char *pub = mint_rsa_pem(0), *priv = mint_rsa_pem(1);
+        jwtk_str docs[2];
+        jwtk_keystore_new(&pks);
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, pub, strlen(pub), ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
+        v = verifier_with(pks, BASE_CONFIG);
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM public key file");
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, priv, strlen(priv), ctx), JWTK_NOT_A_KEY_SET, "private PEM");
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "private key") != NULL && strstr(jwtk_ctx_errmsg(ctx), "-pubout") != NULL,
+              "errmsg says what it is and what to use: %s", jwtk_ctx_errmsg(ctx));
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "old keys kept");
+        docs[0].ptr = mint_hmac_jwks();
+        docs[0].len = strlen(docs[0].ptr);
+        docs[1].ptr = pub;
+        docs[1].len = strlen(pub);
+        CHECK_STATUS(jwtk_keystore_load_jwks_many(pks, NULL, 0, docs, 2, ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM among JSON documents");
+        jwtk_verifier_free(v);
+        jwtk_keystore_free(pks);
+        free(pub);
+        free(priv);
+    }
     /* A failed load keeps the keys: the RSA key from the mixed load still verifies. */
     CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "[]", 2), JWTK_NOT_A_KEY_SET, "array is not a key set");
     v = verifier_with(ks, BASE_CONFIG);
@@ -460,6 +486,13 @@ static void test_config(void) {
     snprintf(many + o, sizeof many - o, "]}");
     CHECK_STATUS(jwtk_verifier_new_ex(many, strlen(many), ks, ctx, &v), JWTK_E_CONFIG, "65 required claims");
     CHECK(strstr(jwtk_ctx_errmsg(ctx), "required_claims") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    {
+        /* A JSON error in a config says where: line and column (a trailing comma on line 3). */
+        const char *trailing = "{\"issuers\":[\"a\"],\n  \"leeway\":0,\n}";
+        CHECK_STATUS(jwtk_verifier_new_ex(trailing, strlen(trailing), ks, ctx, &v), JWTK_E_CONFIG, "trailing comma");
+        CHECK(strcmp(jwtk_ctx_errmsg(ctx), "config is not valid JSON: expected member name at line 3, column 1") == 0,
+              "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    }
     jwtk_keystore_free(ks);
     jwtk_ctx_free(ctx);
 }
@@ -564,7 +597,18 @@ static void test_claim_requirements_verdicts(void) {
     }
     t = mint_token("HS256", HS_HEADER, "{" REQ_BASE ",\"tenant\":\"acme\"}");
     CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_CLAIM_REQUIREMENT_FAILED, "scope absent");
-    CHECK(strstr(jwtk_ctx_errmsg(ctx), "absent") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /scope contains_all: a claim a requirement names is absent")
+          == 0, "errmsg names the requirement: %s", jwtk_ctx_errmsg(ctx));
+    mint_free(t);
+    /* The failed requirement is named by pointer and operator, never with the claim's value; the same from
+     * the cache (second call). */
+    t = mint_token("HS256", HS_HEADER, "{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"evil-corp\"}");
+    for (i = 0; i < 3; i++) {
+        CHECK_STATUS(jwtk_verify(i == 0 ? v : cached, ctx, t.ptr, t.len, NOW, NULL), JWTK_CLAIM_REQUIREMENT_FAILED,
+                     "other tenant");
+        CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /tenant equals: a claim does not equal its required value")
+              == 0 && strstr(jwtk_ctx_errmsg(ctx), "evil") == NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    }
     CHECK(jwtk_status_http(JWTK_CLAIM_REQUIREMENT_FAILED) == 403, "403");
     CHECK(strcmp(jwtk_status_bearer_error(JWTK_CLAIM_REQUIREMENT_FAILED), "insufficient_scope") == 0, "bearer");
     mint_free(t);

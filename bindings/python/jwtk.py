@@ -214,7 +214,8 @@ class KeyStore:
     __del__ = close
 
     def load_jwks(self, document, issuer=None):
-        """Loads a JWKS, JWK or {kid: PEM} map; returns the refused keys' description ('' if none).
+        """Loads a JWKS, JWK, {kid: PEM} map or one PEM public key or certificate; returns the refused keys'
+        description ('' if none).
         Raises JWTKError (old keys kept) when the document is not usable."""
         data = _bytes(document)
         iss = None if issuer is None else _bytes(issuer)

@@ -188,7 +188,8 @@ int  jwtk_keystore_new(jwtk_keystore **out);
 void jwtk_keystore_free(jwtk_keystore *ks);
 
 /* Replaces the keys of `issuer` (exact iss, 1-4096 bytes of UTF-8; NULL, 0: keys for tokens of any issuer) with the
- * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, or a {kid: PEM} certificate map.
+ * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, a {kid: PEM} certificate map, or (after 0.1.0) one PEM
+ * public key or certificate (no kid: it verifies tokens without one), told apart as the jwtk CLI's --jwks does.
  * Keys the kernel refuses (weak, malformed, wrong use, ...) are skipped and the rest load: JWTK_OK.
  * If the document is not a key set, or none of its keys is usable, the old keys stay and the key
  * error code is returned (JWTK_NOT_A_KEY_SET, JWTK_WEAK_KEY, ...): a failed refresh never removes keys.
@@ -196,13 +197,13 @@ void jwtk_keystore_free(jwtk_keystore *ks);
  * any-issuer keys; with neither, the token is JWTK_KEYS_UNAVAILABLE (the verifier accepts that issuer,
  * or the store holds no keys at all) or JWTK_UNKNOWN_ISSUER. */
 int  jwtk_keystore_load_jwks(jwtk_keystore *ks, const char *issuer, size_t issuer_len,   /* NULL, 0: any issuer */
-                             const char *jwks, size_t jwks_len);                         /* JWKS, JWK or {kid: PEM} map */
+                             const char *jwks, size_t jwks_len);                         /* JWKS, JWK, {kid: PEM} map or PEM */
 /* The same; `ctx` (may be NULL) receives the detail in jwtk_ctx_errmsg: why the load failed, or on
  * JWTK_OK which keys were refused and why (by kid, never key material). */
 int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
                                 const char *jwks, size_t jwks_len, jwtk_ctx *ctx);
 /* Several documents for one issuer at once (appended after 0.1.0): replaces the keys of `issuer` with the
- * union of the key sets docs[0..n) (each a JWKS, JWK or {kid: PEM} map; 1 <= n <= 1024, 16 MiB in all),
+ * union of the key sets docs[0..n) (each a JWKS, JWK, {kid: PEM} map or PEM key; 1 <= n <= 1024, 16 MiB in all),
  * published together, as a host with several key files or URLs for one issuer needs (loading them one by
  * one would leave only the last). If any document is not a key set, or together they hold no usable key,
  * nothing is published and the old keys stay (the message names the document by position, from 1). A

@@ -60,7 +60,7 @@ private func verifyToken(
         // A verification without keys is neither a cache hit nor a miss (jwtk_stats: every verdict is a hit,
         // a miss or keys_unavailable).
         if error.code != .keysUnavailable { verifier.counters.count(outcome, stripe: context.counterStripe) }
-        context.setMessage(error.detail)
+        context.setMessage(error)
         status = error.code.number
     }
     verifier.count(status, stripe: context.counterStripe)

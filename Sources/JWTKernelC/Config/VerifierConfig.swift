@@ -9,7 +9,7 @@ enum VerifierConfig {
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(StatusError) -> VerifierSettings {
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {
-            throw StatusError(JWTK_E_CONFIG, "config is not valid JSON: \(error.message)")
+            throw StatusError(JWTK_E_CONFIG, "config is not valid JSON: \(error.message(locatedIn: bytes))")
         }
         guard let members = document.objectValue else {
             throw StatusError(JWTK_E_CONFIG, "config must be a JSON object")

@@ -70,7 +70,7 @@ final class Keystore: @unchecked Sendable {
         var keys = JWKSet(keys: [])
         for (i, document) in documents.enumerated() {
             do {
-                keys = keys.merging(try JWKSet(json: document))
+                keys = keys.merging(try KeyDocument(document).keySet())
             } catch {
                 mutex.withLock {
                     push.failures += 1; push.lastAttempt = now
