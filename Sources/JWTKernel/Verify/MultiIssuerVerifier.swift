@@ -284,7 +284,14 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         let key = try verifier.checkSignature(
             segments.jws, header: header, headerJSON: headerJSON, signature: segments.signature,
             contexts: scratch.contexts)
-        try verifier.compiled.check(claims, in: payload, now: now ?? verifier.clock.now())
+        var claims = claims
+        if verifier.compiled.hasRequirements {
+            // The route's claim requirements as the unrouted pipeline checks them: one more read of the claims
+            // that records each requirement's top-level claim, instead of a walk per requirement.
+            claims = try verifier.compiled.readAndCheckRequirements(payload, at: now, clock: verifier.clock)
+        } else {
+            try verifier.compiled.check(claims, in: payload, now: now ?? verifier.clock.now())
+        }
         let verified = VerifiedToken(
             algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
             kidSpan: header.kid, typSpan: header.typ)
