@@ -107,7 +107,7 @@ let package = Package(
         // jwtk.h's numbers and names against the Swift tables; C, LuaJIT and Python clients: IntegrationTests/clib/run.sh.
         .testTarget(
             name: "JWTKernelCTests",
-            dependencies: ["JWTKernelC", "CJWTK", "JWTKernel"]
+            dependencies: ["JWTKernelC", "CJWTK", "JWTKernel", "JWTKernelRemote"]
         ),
         .testTarget(
             name: "JWTKernelRemoteTests",

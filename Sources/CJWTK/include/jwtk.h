@@ -254,7 +254,8 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *                                     or object among the values, a bad pointer: JWTK_E_CONFIG naming
  *                                     "claims[i]" and the member. Checked without allocating.
  *   "max_token_size": 16384           bytes, 1 .. 1073741824
- *   "provider": "apple"               preset: apple, google, facebook, line (issuers, algorithms,
+ *   "provider": "apple"               preset (the one table of every surface: CLI, issuer files,
+ *                                     Swift): apple, google, facebook, line (issuers, algorithms,
  *                                     required claims; give "audiences"), firebase (give
  *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
  *                                     explicit keys above override the preset's values; a preset
