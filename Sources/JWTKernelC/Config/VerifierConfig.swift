@@ -15,6 +15,8 @@ enum VerifierConfig {
             throw StatusError(JWTK_E_CONFIG, "config must be a JSON object")
         }
         var settings = VerifierSettings()
+        // Members of another provider first: "tenant_id" beside Apple is refused by its C name.
+        try checkPresetKeys(document)
         let provider = try document["provider"].map { (value) throws(StatusError) in try preset(value, document) }
         if let provider {
             settings.policy = provider.issuers[0].policy
@@ -24,7 +26,6 @@ enum VerifierConfig {
         for member in members {
             try apply(member.name, member.value, to: &settings, pull: &pull)
         }
-        try checkPresetKeys(document)
         settings.remote = try remote(pull, settings.policy, provider, document)
         if let value = document["channel_secret"] {
             let local = try channelSecret(value, document, settings.policy)
