@@ -32,13 +32,13 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
     // names with "_" as they are, so the look-alike spelling is stripped too.
     private static func caddy(_ names: [String], _ agent: String) -> String {
         let strips = names.map { "        request_header -\($0)\n        request_header -\($0.replacingHyphens())\n" }
+        let copy = names.isEmpty ? "" : "            copy_headers \(names.joined(separator: " "))\n"
         return """
             example.com {
                 route {
             \(strips.joined())        forward_auth \(agent) {
                         uri /auth
-                        copy_headers \(names.joined(separator: " "))
-                    }
+            \(copy)        }
                     reverse_proxy 127.0.0.1:8080
                 }
             }
@@ -74,42 +74,43 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
     // authResponseHeaders replaces client copies of the names it lists; aliasHeadersStrategy: delete drops
     // X_Jwt_Sub and X.Jwt.Sub, which CGI, WSGI and PHP upstreams read as X-Jwt-Sub.
     private static func traefik(_ names: [String], _ agent: String) -> String {
-        """
-        # traefik.yml (static configuration)
-        global:
-          checkNewVersion: false
-          sendAnonymousUsage: false
-        entryPoints:
-          web:
-            address: ":8000"
+        let copied =
+            names.isEmpty ? "" : "        authResponseHeaders:\n" + names.map { "          - \($0)\n" }.joined()
+        return """
+            # traefik.yml (static configuration)
+            global:
+              checkNewVersion: false
+              sendAnonymousUsage: false
+            entryPoints:
+              web:
+                address: ":8000"
+                http:
+                  aliasHeadersStrategy: delete
+            providers:
+              file:
+                filename: /etc/traefik/dynamic.yml
+
+            # /etc/traefik/dynamic.yml
             http:
-              aliasHeadersStrategy: delete
-        providers:
-          file:
-            filename: /etc/traefik/dynamic.yml
+              middlewares:
+                jwtk:
+                  forwardAuth:
+                    address: http://\(agent)/auth
+                    trustForwardHeader: false
+                    maxResponseBodySize: 65536
+            \(copied)  routers:
+                api:
+                  rule: PathPrefix(`/`)
+                  entryPoints: [web]
+                  middlewares: [jwtk]
+                  service: api
+              services:
+                api:
+                  loadBalancer:
+                    servers:
+                      - url: http://127.0.0.1:8080
 
-        # /etc/traefik/dynamic.yml
-        http:
-          middlewares:
-            jwtk:
-              forwardAuth:
-                address: http://\(agent)/auth
-                trustForwardHeader: false
-                maxResponseBodySize: 65536
-                authResponseHeaders:
-        \(names.map { "          - \($0)\n" }.joined())  routers:
-            api:
-              rule: PathPrefix(`/`)
-              entryPoints: [web]
-              middlewares: [jwtk]
-              service: api
-          services:
-            api:
-              loadBalancer:
-                servers:
-                  - url: http://127.0.0.1:8080
-
-        """
+            """
     }
 
     // Envoy lower-cases header names, and allowed_upstream_headers' `exact` is case-sensitive: the patterns
@@ -133,6 +134,16 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
             sent.isEmpty
             ? ""
             : "              allowed_headers:\n                patterns: [\(sent.map { "{exact: \($0)}" }.joined(separator: ", "))]\n"
+        // Envoy refuses an empty pattern list: without claim headers, no authorization_response.
+        let response =
+            upstream.isEmpty
+            ? ""
+            : """
+                            authorization_response:
+                              allowed_upstream_headers:
+                                patterns: [\(upstream.joined(separator: ", "))]
+
+            """
         let (host, port) = hostAndPort(agent)
         return """
             static_resources:
@@ -164,10 +175,7 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
             \(allowed)              http_service:
                             server_uri: {uri: "http://\(agent)", cluster: jwtk_forward_auth, timeout: 2s}
                             path_prefix: /auth
-                            authorization_response:
-                              allowed_upstream_headers:
-                                patterns: [\(upstream.joined(separator: ", "))]
-                      - name: envoy.filters.http.router
+            \(response)          - name: envoy.filters.http.router
                         typed_config:
                           "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router
               clusters:

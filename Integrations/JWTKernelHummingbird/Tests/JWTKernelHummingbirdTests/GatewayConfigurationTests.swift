@@ -29,6 +29,17 @@ final class GatewayConfigurationTests: XCTestCase {
         XCTAssertTrue(envoy.contains("headers_with_underscores_action: DROP_HEADER"))
     }
 
+    /// Without claim headers, nothing to copy: Caddy refuses `copy_headers` without names and Envoy an empty
+    /// pattern list.
+    func testNoClaimHeaders() {
+        let none = ForwardAuthConfiguration()
+        XCTAssertFalse(GatewayConfiguration.caddy.text(for: none, agent: "127.0.0.1:9180").contains("copy_headers"))
+        XCTAssertFalse(GatewayConfiguration.traefik.text(for: none, agent: "127.0.0.1:9180").contains("authResponse"))
+        let envoy = GatewayConfiguration.envoy.text(for: none, agent: "127.0.0.1:9180")
+        XCTAssertFalse(envoy.contains("authorization_response"))
+        XCTAssertFalse(envoy.contains("allowed_headers"), "Authorization only: sent by default")
+    }
+
     func testAgentAddress() {
         XCTAssertEqual(GatewayConfiguration.dialable("0.0.0.0:9180"), "127.0.0.1:9180")
         XCTAssertEqual(GatewayConfiguration.dialable("auth.internal:9180"), "auth.internal:9180")
