@@ -92,8 +92,9 @@ packages-test: deps
 integrations-test: deps
 	./IntegrationTests/frameworks/run.sh
 
-# The forward-auth agent (jwtk-forward-auth) behind Debian's Caddy and nginx on loopback: the verdict matrix
-# through each gateway, claim headers, rotation, a short load run beside the native nginx module.
+# The forward-auth agent (jwtk-forward-auth) behind Caddy, nginx, Traefik and Envoy on loopback, on the README's
+# configurations: the verdict matrix through each gateway, claim headers and forged copies, rotation, the agent
+# down, a short load run beside the native nginx module.
 forward-auth-test: deps
 	./IntegrationTests/forward-auth/run.sh
 

@@ -80,6 +80,8 @@ let package = Package(
             dependencies: [
                 "JWTKernel",
                 "JWTKernelRemote",
+                // Only for jwtk.h's JWTK_VERSION (`jwtk --version`): the CLI links no C library code.
+                "CJWTK",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,7 +107,7 @@ let package = Package(
         // jwtk.h's numbers and names against the Swift tables; C, LuaJIT and Python clients: IntegrationTests/clib/run.sh.
         .testTarget(
             name: "JWTKernelCTests",
-            dependencies: ["JWTKernelC", "CJWTK", "JWTKernel"]
+            dependencies: ["JWTKernelC", "CJWTK", "JWTKernel", "JWTKernelRemote"]
         ),
         .testTarget(
             name: "JWTKernelRemoteTests",

@@ -13,7 +13,7 @@
 #   examples/nginx/jwtk.lua        _M._VERSION and VERSION_NUMBER: checked
 #   CHANGELOG.md                   checked: its newest release section is "## [X.Y.Z]"
 #   bindings/python/jwtk.py        no literal: version() asks the loaded library
-#   the jwtk CLI                   prints no version
+#   the jwtk CLI                   no literal: `jwtk --version` prints jwtk.h's JWTK_VERSION (CJWTK)
 # Files are read under JWTK_VERSION_ROOT (default: the repository), which the self-test points at its copy.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -110,6 +110,21 @@ char *mint_rsa_pem_map(const char *kid, const char *prefix) {
     return out;
 }
 
+char *mint_rsa_pem(int private_key) {
+    BIO *bio = BIO_new(BIO_s_mem());
+    char *pem, *out;
+    long n;
+    if (!bio || (private_key ? PEM_write_bio_PrivateKey(bio, rsa1, NULL, NULL, 0, NULL, NULL)
+                             : PEM_write_bio_PUBKEY(bio, rsa1)) != 1) die("PEM_write_bio");
+    n = BIO_get_mem_data(bio, &pem);
+    out = malloc((size_t)n + 1);
+    if (!out) die("malloc");
+    memcpy(out, pem, (size_t)n);
+    out[n] = 0;
+    BIO_free(bio);
+    return out;
+}
+
 const char *mint_hmac_jwks(void) { return hmac_jwks; }
 const char *mint_rsa_jwks(void) { return rsa1_jwks; }
 const char *mint_rsa2_jwks(void) { return rsa2_jwks; }

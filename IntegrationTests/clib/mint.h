@@ -21,6 +21,9 @@ minted mint_token_rsa2(const char *header_json, const char *claims_json);
 const char *mint_rsa2_jwks(void);
 /* The RSA key (r1) as a {kid: PEM} map whose value starts with `prefix` (JSON text); free() it. */
 char *mint_rsa_pem_map(const char *kid, const char *prefix);
+/* The RSA key (r1) as a PEM file's text: its SubjectPublicKeyInfo, or (private_key) its PKCS#8 private
+ * key; free() it. */
+char *mint_rsa_pem(int private_key);
 void mint_init(void);
 void mint_cleanup(void);
 #endif

@@ -93,7 +93,7 @@ static const struct status_row statuses[] = {
     {JWTK_UNKNOWN_KID, "unknown_kid", 401, 1}, {JWTK_KEY_ALG_MISMATCH, "key_alg_mismatch", 401, 1},
     {JWTK_BAD_SIGNATURE, "bad_signature", 401, 1}, {JWTK_EXPIRED, "expired", 401, 1},
     {JWTK_NOT_YET_VALID, "not_yet_valid", 401, 1}, {JWTK_BAD_ISSUER, "bad_issuer", 401, 1},
-    {JWTK_BAD_AUDIENCE, "bad_audience", 403, 1}, {JWTK_MISSING_CLAIM, "missing_claim", 401, 1},
+    {JWTK_BAD_AUDIENCE, "bad_audience", 401, 1}, {JWTK_MISSING_CLAIM, "missing_claim", 401, 1},
     {JWTK_BAD_CLAIM_TYPE, "bad_claim_type", 401, 1}, {JWTK_CRIT_UNSUPPORTED, "crit_unsupported", 401, 1},
     {JWTK_BAD_TYP, "bad_typ", 401, 1}, {JWTK_BAD_NONCE, "bad_nonce", 401, 1},
     {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},
@@ -127,6 +127,37 @@ static void test_status_helpers(void) {
         CHECK(r->bearer ? (bearer && strcmp(bearer, r->bearer == 1 ? "invalid_token" : "insufficient_scope") == 0)
                         : bearer == NULL, "bearer of %d", r->code);
     }
+}
+
+/* The gateway contract's argument rules (the grammar and the rendering are the shared corpus's, answered by
+ * test_jwtk.py through the same functions): NULLs, lengths, a buffer too small, measuring. */
+static void test_gateway_contract(void) {
+    jwtk_str t = {"x", 1};
+    char buf[64];
+    size_t n = 99;
+    const char *h = "Bearer a.b.c";
+    CHECK_STATUS(jwtk_bearer_token(h, strlen(h), &t), JWTK_OK, "bearer");
+    CHECK(t.len == 5 && t.ptr == h + 7, "token points into the value");
+    CHECK_STATUS(jwtk_bearer_token("Bearer\ta", 8, &t), JWTK_OK, "a tab: no token, not an error");
+    CHECK(t.ptr == NULL && t.len == 0, "no bearer token: NULL, 0");
+    CHECK_STATUS(jwtk_bearer_token(NULL, 0, &t), JWTK_OK, "empty value");
+    CHECK(t.ptr == NULL && t.len == 0, "empty value: no token");
+    CHECK_STATUS(jwtk_bearer_token(NULL, 3, &t), JWTK_E_NULL, "NULL value with a length");
+    CHECK_STATUS(jwtk_bearer_token(h, strlen(h), NULL), JWTK_E_NULL, "NULL out");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, buf, sizeof buf, &n), JWTK_OK, "challenge");
+    CHECK(n == strlen("Bearer realm=\"api\", error=\"invalid_token\"")
+          && memcmp(buf, "Bearer realm=\"api\", error=\"invalid_token\"", n) == 0, "challenge bytes");
+    CHECK_STATUS(jwtk_challenge(JWTK_E_NO_TOKEN, "api", 3, NULL, 0, buf, 5, &n), JWTK_E_LENGTH, "too small");
+    CHECK(n == strlen("Bearer realm=\"api\"") && memcmp(buf, "Beare", 5) == 0, "the length needed; a prefix");
+    CHECK_STATUS(jwtk_challenge(JWTK_E_NO_TOKEN, "api", 3, NULL, 0, NULL, 0, &n), JWTK_E_LENGTH, "measure");
+    CHECK(n == strlen("Bearer realm=\"api\""), "measured");
+    CHECK_STATUS(jwtk_challenge(JWTK_KEYS_UNAVAILABLE, "api", 3, NULL, 0, buf, sizeof buf, &n), JWTK_OK, "503");
+    CHECK(n == 0, "no challenge for keys_unavailable");
+    CHECK_STATUS(jwtk_challenge(JWTK_OK, "api", 3, NULL, 0, NULL, 0, &n), JWTK_OK, "ok");
+    CHECK(n == 0, "no challenge for a valid token");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, NULL, 3, NULL, 0, buf, sizeof buf, &n), JWTK_E_NULL, "NULL realm");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, buf, sizeof buf, NULL), JWTK_E_NULL, "NULL out");
+    CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, NULL, 8, &n), JWTK_E_NULL, "NULL buf, cap 8");
 }
 
 static void test_handles_and_nulls(void) {
@@ -281,6 +312,32 @@ static void test_keystore_loads(void) {
             free(two);
         }
     }
+    {
+        /* A PEM public key file loads as the CLI's --jwks reads it (one rule: KeyDocument), alone and among
+         * other documents; its key has no kid, so it verifies tokens without one. A private key PEM is
+         * refused, saying what it is and what to give instead; the old keys stay. */
+        jwtk_keystore *pks = NULL;
+        char *pub = mint_rsa_pem(0), *priv = mint_rsa_pem(1);
+        jwtk_str docs[2];
+        jwtk_keystore_new(&pks);
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, pub, strlen(pub), ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
+        v = verifier_with(pks, BASE_CONFIG);
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM public key file");
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, priv, strlen(priv), ctx), JWTK_NOT_A_KEY_SET, "private PEM");
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "private key") != NULL && strstr(jwtk_ctx_errmsg(ctx), "-pubout") != NULL,
+              "errmsg says what it is and what to use: %s", jwtk_ctx_errmsg(ctx));
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "old keys kept");
+        docs[0].ptr = mint_hmac_jwks();
+        docs[0].len = strlen(docs[0].ptr);
+        docs[1].ptr = pub;
+        docs[1].len = strlen(pub);
+        CHECK_STATUS(jwtk_keystore_load_jwks_many(pks, NULL, 0, docs, 2, ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM among JSON documents");
+        jwtk_verifier_free(v);
+        jwtk_keystore_free(pks);
+        free(pub);
+        free(priv);
+    }
     /* A failed load keeps the keys: the RSA key from the mixed load still verifies. */
     CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, "[]", 2), JWTK_NOT_A_KEY_SET, "array is not a key set");
     v = verifier_with(ks, BASE_CONFIG);
@@ -366,6 +423,15 @@ static void test_config(void) {
         {"{\"cache\":\"yes\"}", JWTK_E_CONFIG, "cache"},
         {"{\"provider\":\"myspace\"}", JWTK_E_CONFIG, "myspace"},
         {"{\"provider\":\"firebase\"}", JWTK_E_CONFIG, "project_id"},
+        /* A preset without its audience would admit every application's ID tokens: refused, naming it. */
+        {"{\"provider\":\"apple\"}", JWTK_E_CONFIG, "bundle ID"},
+        {"{\"provider\":\"google\"}", JWTK_E_CONFIG, "OAuth client ID"},
+        {"{\"provider\":\"google\",\"audiences\":[]}", JWTK_E_CONFIG, "\"audiences\""},
+        {"{\"provider\":\"google\",\"audiences\":[\"\"]}", JWTK_E_CONFIG, "empty audience"},
+        {"{\"provider\":\"facebook\",\"pull\":true}", JWTK_E_CONFIG, "app ID"},
+        {"{\"provider\":\"line\"}", JWTK_E_CONFIG, "channel ID"},
+        {"{\"provider\":\"microsoft\",\"tenant_id\":\"t\"}", JWTK_E_CONFIG, "client) ID"},
+        {"{\"provider\":\"firebase\",\"project_id\":\"p\",\"audiences\":[]}", JWTK_E_CONFIG, "project ID"},
         {"{\"jwks_url\":\"https://x.example/jwks\"}", JWTK_E_CONFIG, "issuers"},
         {"{\"issuers\":[\"i\"],\"jwks_url\":\"http://x.example/jwks\"}", JWTK_E_CONFIG, "loopback"},
         {"{\"issuers\":[\"i\"],\"jwks_url\":\"ftp://127.0.0.1/jwks\"}", JWTK_E_CONFIG, "https"},
@@ -420,6 +486,13 @@ static void test_config(void) {
     snprintf(many + o, sizeof many - o, "]}");
     CHECK_STATUS(jwtk_verifier_new_ex(many, strlen(many), ks, ctx, &v), JWTK_E_CONFIG, "65 required claims");
     CHECK(strstr(jwtk_ctx_errmsg(ctx), "required_claims") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    {
+        /* A JSON error in a config says where: line and column (a trailing comma on line 3). */
+        const char *trailing = "{\"issuers\":[\"a\"],\n  \"leeway\":0,\n}";
+        CHECK_STATUS(jwtk_verifier_new_ex(trailing, strlen(trailing), ks, ctx, &v), JWTK_E_CONFIG, "trailing comma");
+        CHECK(strcmp(jwtk_ctx_errmsg(ctx), "config is not valid JSON: expected member name at line 3, column 1") == 0,
+              "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    }
     jwtk_keystore_free(ks);
     jwtk_ctx_free(ctx);
 }
@@ -524,7 +597,18 @@ static void test_claim_requirements_verdicts(void) {
     }
     t = mint_token("HS256", HS_HEADER, "{" REQ_BASE ",\"tenant\":\"acme\"}");
     CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_CLAIM_REQUIREMENT_FAILED, "scope absent");
-    CHECK(strstr(jwtk_ctx_errmsg(ctx), "absent") != NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /scope contains_all: a claim a requirement names is absent")
+          == 0, "errmsg names the requirement: %s", jwtk_ctx_errmsg(ctx));
+    mint_free(t);
+    /* The failed requirement is named by pointer and operator, never with the claim's value; the same from
+     * the cache (second call). */
+    t = mint_token("HS256", HS_HEADER, "{" REQ_BASE ",\"scope\":\"read write\",\"tenant\":\"evil-corp\"}");
+    for (i = 0; i < 3; i++) {
+        CHECK_STATUS(jwtk_verify(i == 0 ? v : cached, ctx, t.ptr, t.len, NOW, NULL), JWTK_CLAIM_REQUIREMENT_FAILED,
+                     "other tenant");
+        CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /tenant equals: a claim does not equal its required value")
+              == 0 && strstr(jwtk_ctx_errmsg(ctx), "evil") == NULL, "errmsg: %s", jwtk_ctx_errmsg(ctx));
+    }
     CHECK(jwtk_status_http(JWTK_CLAIM_REQUIREMENT_FAILED) == 403, "403");
     CHECK(strcmp(jwtk_status_bearer_error(JWTK_CLAIM_REQUIREMENT_FAILED), "insufficient_scope") == 0, "bearer");
     mint_free(t);
@@ -1243,6 +1327,7 @@ int main(int argc, char **argv) {
     test_version();
     test_status_helpers();
     test_handles_and_nulls();
+    test_gateway_contract();
     test_keystore_loads();
     test_keystore_load_many();
     test_config();

@@ -127,7 +127,7 @@ static void test_config_errors(void) {
         {"{\"provider\":\"line\",\"audiences\":[\"" CHANNEL "\"],\"channel_secret\":32}", "channel_secret"},
         {"{\"provider\":\"google\",\"audiences\":[\"c\"],\"channel_secret\":\"" SECRET "\"}", "provider line"},
         {"{\"issuers\":[\"" LINE_ISS "\"],\"channel_secret\":\"" SECRET "\"}", "provider line"},
-        {"{\"provider\":\"line\",\"issuers\":[],\"channel_secret\":\"" SECRET "\"}", "issuer"},
+        {"{\"provider\":\"line\",\"audiences\":[\"" CHANNEL "\"],\"issuers\":[],\"channel_secret\":\"" SECRET "\"}", "issuer"},
     };
     size_t i;
     jwtk_keystore_new(&ks);

@@ -1,8 +1,10 @@
 """The forward-auth agent (issue 20 section 3) behind Debian's Caddy (`forward_auth`) and nginx
-(`auth_request`) on loopback, against a loopback JWKS server; then a short load run beside the native
-nginx module. Run by run.sh, which installs the packages, builds the agent and the module and makes the venv:
+(`auth_request`), Traefik (`forwardAuth`) and Envoy (`ext_authz`) on loopback, against a loopback JWKS server;
+then a short load run beside the native nginx module. The agent's options and the Caddy, Traefik and Envoy
+configurations are the README's (readme_gateways.py), which must also be what `--print-gateway-config` prints.
+Run by run.sh, which installs the packages, builds the agent and the module and makes the venv:
 
-    forward_auth_test.py --agent BIN --module SO --work DIR --load SECONDS
+    forward_auth_test.py --agent BIN --module SO --traefik BIN --envoy BIN --work DIR --load SECONDS
 
 Ends with the line other tools read:
 forward-auth: checks=N failed=F wrong_answers=W rps_caddy=A rps_nginx_auth_request=B rps_module=C
@@ -11,6 +13,8 @@ Reuses the nginx test's helpers (driver.py: check, JWKS, Client, echoed, wait_fo
 """
 
 import argparse
+import difflib
+import http.client
 import http.server
 import json
 import os
@@ -23,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nginx"))
 import driver  # noqa: E402
+import readme_gateways  # noqa: E402
 from driver import Client, JWKS, check, echoed, free_port, wait_for  # noqa: E402
 from mint import Key, token  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -34,7 +39,8 @@ REALM = "api"
 CHALLENGE = f'Bearer realm="{REALM}"'
 INVALID = f'Bearer realm="{REALM}", error="invalid_token"'
 ROLES = "https://example.com/roles"
-CLAIM_HEADERS = ["X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"]
+CLAIM_HEADERS = ["X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"]   # the README's agent command must answer these
+GATEWAYS = ("caddy", "nginx", "traefik", "envoy")
 
 wrong_answers = 0
 
@@ -66,14 +72,12 @@ class Echo:
 # The agent ------------------------------------------------------------------------------------------------
 
 class Agent:
-    def __init__(self, binary, w, config_path, extra=(), name="agent"):
+    def __init__(self, binary, w, config_path, options, name="agent"):
+        """options: the guide's agent command's claim headers and token sources (and any other option)."""
         self.port = free_port()
         self.log_path = f"{w}/{name}.log"
-        args = [binary, "--issuer-config", config_path, "--listen", f"127.0.0.1:{self.port}",
-                "--claim-header", "X-Jwt-Sub=sub", "--claim-header", "X-Jwt-Email=email",
-                "--claim-header", "X-Jwt-Roles=/" + ROLES.replace("~", "~0").replace("/", "~1"),
-                "--token-from", "authorization", "--token-from", "cookie:id_token",
-                "--unknown-kid-cooldown", "1", "--log-level", "debug", *extra]
+        args = [binary, "--issuer-config", config_path, "--listen", f"127.0.0.1:{self.port}", *options,
+                "--unknown-kid-cooldown", "1", "--log-level", "debug"]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.log_path, "w"), text=True)
         self.client = Client(self.port)
         self.listening = self.proc.stdout.readline().strip()
@@ -91,7 +95,7 @@ class Agent:
             return None
 
 
-# Key URLs that accept the connection and never answer (issue 24, section 5). -------------------------------
+# Key URLs that accept the connection and never answer. -------------------------------
 
 class Silent:
     def __init__(self):
@@ -118,7 +122,7 @@ def shutdown_with_hanging_keys(binary, w):
                            "audiences": [AUDIENCE]} for n in ("a", "b")]}
     with open(f"{w}/hanging.json", "w") as f:
         json.dump(config, f)
-    agent = Agent(binary, w, f"{w}/hanging.json", extra=("--fetch-timeout", "30"), name="agent-hanging")
+    agent = Agent(binary, w, f"{w}/hanging.json", ["--fetch-timeout", "30"], name="agent-hanging")
     hanging = wait_for(lambda: len(silent.held) >= 1, 10)
     start = time.monotonic()
     rc = agent.stop()
@@ -131,38 +135,24 @@ def shutdown_with_hanging_keys(binary, w):
 
 # The gateways ---------------------------------------------------------------------------------------------
 
-def caddyfile(port, agent_port, echo_port):
-    # `route` keeps the order as written: Caddy's default directive order runs request_header after
-    # forward_auth, which would delete the copied claims. The strip must come first: Caddy 2.6's
-    # copy_headers sets a header only when the agent answers it, so a client's copy of a claim the token
-    # lacks would otherwise reach the upstream.
-    strip = "\n".join(f"        request_header -{h}" for h in CLAIM_HEADERS)
-    return f"""{{
-    admin off
-    auto_https off
-}}
-http://127.0.0.1:{port} {{
-    route {{
-{strip}
-        forward_auth 127.0.0.1:{agent_port} {{
-            uri /auth
-            copy_headers {" ".join(CLAIM_HEADERS)}
-        }}
-        # The load rows answer here, so they compare the checks rather than the echo upstream.
-        @load path /load/*
-        respond @load "ok" 200
-        reverse_proxy 127.0.0.1:{echo_port}
-    }}
-}}
-"""
+def caddyfile(block, port, agent_port, echo_port):
+    """The README's Caddyfile on the test's ports, with the test's global options and a load route (the load
+    rows answer there, so they compare the checks rather than the echo upstream)."""
+    site = readme_gateways.substituted(block, [
+        ("example.com {", f"http://127.0.0.1:{port} {{"), (readme_gateways.AGENT, f"127.0.0.1:{agent_port}"),
+        (f"        reverse_proxy {readme_gateways.UPSTREAM}",
+         f'        @load path /load/*\n        respond @load "ok" 200\n        reverse_proxy 127.0.0.1:{echo_port}')])
+    return "{\n    admin off\n    auto_https off\n}\n" + site
 
 
-def nginx_conf(w, port, agent_port, echo_port, jwks_port, module):
-    # The claims come back through auth_request_set; proxy_set_header replaces any client-sent copy
-    # (an empty value drops the header). /load/ serves a static file, so the rows compare the checks.
-    sets = "".join(f"      auth_request_set ${h.lower().replace('-', '_')} $upstream_http_{h.lower().replace('-', '_')};\n"
-                   for h in CLAIM_HEADERS)
-    passes = "".join(f"      proxy_set_header {h} ${h.lower().replace('-', '_')};\n" for h in CLAIM_HEADERS)
+def nginx_conf(block, w, port, agent_port, echo_port, jwks_port, module):
+    """The README's two locations in a server of the test, with keep-alive to the agent and the echo upstream
+    (their upstream blocks), as the load rows were measured. /load/ serves a static file, so the rows compare
+    the checks."""
+    keepalive = 'proxy_http_version 1.1; proxy_set_header Connection "";'
+    locations = readme_gateways.substituted(block, [
+        ("proxy_pass http://backend;", f"proxy_pass http://echo; {keepalive}"),
+        (f"proxy_pass http://{readme_gateways.AGENT}/auth;", f"proxy_pass http://agent/auth; {keepalive}")])
     return f"""worker_processes 1;
 master_process on;
 daemon off;
@@ -179,16 +169,7 @@ http {{
   server {{
     listen 127.0.0.1:{port};
     root {w}/www;
-    location / {{
-      auth_request /_auth;
-{sets}{passes}      proxy_pass http://echo; proxy_http_version 1.1; proxy_set_header Connection "";
-    }}
-    location = /_auth {{
-      internal;
-      proxy_pass http://agent/auth;
-      proxy_http_version 1.1; proxy_set_header Connection "";
-      proxy_pass_request_body off; proxy_set_header Content-Length "";
-    }}
+{locations}
     location = /load/nocheck {{ }}
     location = /load/agent {{ auth_request /_auth; try_files /load/ok =404; }}
     location = /load/module {{
@@ -224,7 +205,7 @@ def matrix(keys, now):
         ("no token", None, 401, CHALLENGE, None),
         ("expired", token(rs, claims(exp=now - 600, iat=now - 4000)), 401, INVALID, None),
         ("not yet valid", token(rs, claims(nbf=now + 600)), 401, INVALID, None),
-        ("wrong audience", token(rs, claims(aud="other")), 403, f'Bearer realm="{REALM}", error="invalid_token"', None),
+        ("wrong audience", token(rs, claims(aud="other")), 401, f'Bearer realm="{REALM}", error="invalid_token"', None),
         ("unknown issuer", token(rs, claims(iss="https://evil.test")), 401, INVALID, None),
         ("signed by a stranger's key under a known kid", token(rs, claims(), sign_with=other), 401, INVALID, None),
         ("alg none", unsigned, 401, INVALID, None),
@@ -252,8 +233,9 @@ def run_matrix(label, client, cases, gateway):
             for k, v in claims.items():
                 seen = got.get(k)
                 # A claim the token lacks: the agent answers the header empty; the gateway sends it empty
-                # (Caddy) or drops it (nginx), never a client's copy or a placeholder.
-                ok = ok and (seen == [v] if v is not None else seen in (None, [""]))
+                # (Caddy, Traefik, Envoy: the README tells upstreams to read that as absent) or drops it
+                # (nginx), never a client's copy or a placeholder.
+                ok = ok and seen == ([v] if v is not None else None if gateway == "nginx" else [""])
         if s == 200 and want_status != 200 or s != 200 and want_status == 200:
             wrong_answers += 1
         check(ok, f"{label}: {name} -> {want_status}" + (f" {want_www}" if want_www else ""),
@@ -264,15 +246,53 @@ def run_matrix(label, client, cases, gateway):
             check(not forged, f"{label}: {name}: client-sent claim headers never reach the upstream", str(forged))
 
 
+def run_edges(label, client, valid):
+    """What a client can try beside the token: look-alike spellings of the claim headers (CGI, WSGI and PHP
+    upstreams read X_Jwt_Sub as X-Jwt-Sub) and other letter cases, and /metrics, which must reach the upstream
+    after the check rather than be answered by the agent's metrics endpoint."""
+    forged = {"X_Jwt_Sub": "forged-underscore", "X_JWT_ROLES": "forged-underscore", "x-JWT-sub": "forged-case",
+              "X-JWT-ROLES": "forged-case", "x-jwt-email": "forged-case"}
+    s, _, body = client.get("/echo/x", token=valid, headers=forged)
+    got = echoed(body) if s == 200 else {}
+    aliased = {k: v for k, v in got.items()
+               if k.replace("_", "-") in ("x-jwt-sub", "x-jwt-email", "x-jwt-roles") and any("forged" in x for x in v)}
+    check(s == 200 and not aliased and got.get("x-jwt-sub") == ["user-1"] and got.get("x-jwt-roles") == ["admin,dev"]
+          and got.get("x-jwt-email") == ["u1@example.com"],
+          f"{label}: look-alike (X_Jwt_Sub) and mixed-case claim headers never reach the upstream",
+          f"{s} {aliased} { {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles')} }")
+    s, h, _ = client.get("/metrics")
+    check(s == 401 and h.get("www-authenticate") == CHALLENGE,
+          f"{label}: GET /metrics without a token is refused, not answered by the agent's metrics", f"{s} {h}")
+    s, _, body = client.get("/metrics", token=valid)
+    check(s == 200 and "# TYPE" not in body and echoed(body).get("x-jwt-sub") == ["user-1"],
+          f"{label}: GET /metrics with a token reaches the upstream", f"{s} {body[:200]!r}")
+
+
+def readme_checks(a, b):
+    """The README's agent command and its gateway texts: what --print-gateway-config prints for that command."""
+    options = readme_gateways.agent_options(b["agent"])
+    claims = [options[i + 1].split("=", 1)[0] for i, o in enumerate(options) if o == "--claim-header"]
+    check(claims == CLAIM_HEADERS, "guide: the agent command answers the claim headers the test checks",
+          str(claims))
+    for g in GATEWAYS:
+        got, want = readme_gateways.printed(a.agent, options, g), readme_gateways.the_readmes(b, g)
+        check(got == want, f"guide: the {g} configuration is what --print-gateway-config {g} prints",
+              "\n".join(difflib.unified_diff(want.splitlines(), got.splitlines(), "docs/FORWARD-AUTH.md", "printed", lineterm="")))
+    return readme_gateways.without(options, "--issuer-config", "--listen")
+
+
 def main():
     global wrong_answers
     p = argparse.ArgumentParser()
     p.add_argument("--agent", required=True)
     p.add_argument("--module", required=True)
+    p.add_argument("--traefik", required=True)
+    p.add_argument("--envoy", required=True)
     p.add_argument("--work", required=True)
     p.add_argument("--load", type=int, default=3)
     p.add_argument("--rounds", type=int, default=3)
     a = p.parse_args()
+    started_at = time.time()
     w = a.work
     os.makedirs(f"{w}/tmp", exist_ok=True)
     os.makedirs(f"{w}/www/load", exist_ok=True)
@@ -308,12 +328,24 @@ def main():
     check(bad.returncode != 0 and 'unknown member "audience"' in bad.stderr,
           "agent: an unknown configuration member is refused by name, exit status not 0",
           f"rc={bad.returncode} {bad.stderr[-300:]}")
+    # A provider preset without its audience would pass that provider's ID tokens of every application.
+    for entry, words in (({"provider": "google"}, "OAuth client ID"),
+                         ({"provider": "apple", "audiences": [""]}, "empty audience")):
+        with open(f"{w}/bad.json", "w") as f:
+            json.dump({"issuers": [entry]}, f)
+        bad = subprocess.run([a.agent, "--issuer-config", f"{w}/bad.json"], capture_output=True, text=True,
+                             timeout=30)
+        check(bad.returncode != 0 and words in bad.stderr,
+              f"agent: provider {entry['provider']} without an audience refused before it listens",
+              f"rc={bad.returncode} {bad.stderr[-300:]}")
     bad = subprocess.run([a.agent, "--issuer-config", f"{w}/issuers.json", "--claim-header", "X Bad=sub"],
                          capture_output=True, text=True, timeout=30)
     check(bad.returncode != 0 and "--claim-header" in bad.stderr, "agent: a bad --claim-header is refused",
           bad.stderr[-300:])
 
-    agent = Agent(a.agent, w, f"{w}/issuers.json")
+    b = readme_gateways.blocks()
+    options = readme_checks(a, b)
+    agent = Agent(a.agent, w, f"{w}/issuers.json", options)
     check("listening on" in agent.listening, "agent: prints where it listens", agent.listening)
     ok = wait_for(lambda: agent.health()[1]["issuers_without_keys"] == [DOWN], 15)
     s, health = agent.health()
@@ -334,14 +366,24 @@ def main():
     s, h, _ = agent.client.get("/auth", token=valid + "x" * 20000)
     check(s in (401, 431), "agent: a 20 kB token is refused, the agent keeps serving", str(s))
     check(agent.client.get("/auth", token=valid)[0] == 200, "agent: still serving after the oversized token")
+    # Two Authorization headers: read as one value, "Bearer a, Bearer b", which is no token.
+    conn = http.client.HTTPConnection("127.0.0.1", agent.port, timeout=10)
+    conn.putrequest("GET", "/auth")
+    conn.putheader("Authorization", "Bearer " + valid)
+    conn.putheader("Authorization", "Bearer " + valid)
+    conn.endheaders()
+    s = conn.getresponse().status
+    conn.close()
+    check(s == 401, "agent: two Authorization headers are refused", str(s))
 
     echo = Echo()
     cases = matrix(keys, now)
 
     # Caddy.
+    times, t0 = {}, time.time()
     cport = free_port()
     with open(f"{w}/Caddyfile", "w") as f:
-        f.write(caddyfile(cport, agent.port, echo.port))
+        f.write(caddyfile(b["caddy"], cport, agent.port, echo.port))
     caddy = subprocess.Popen(["caddy", "run", "--config", f"{w}/Caddyfile", "--adapter", "caddyfile"],
                              stdout=subprocess.DEVNULL, stderr=open(f"{w}/caddy.log", "w"),
                              env={**os.environ, "HOME": w, "XDG_DATA_HOME": f"{w}/caddy-data",
@@ -353,11 +395,14 @@ def main():
         caddy = None
     else:
         run_matrix("caddy", cc, cases, "caddy")
+        run_edges("caddy", cc, valid)
+    times["caddy"] = time.time() - t0
 
     # nginx.
+    t0 = time.time()
     nport = free_port()
     with open(f"{w}/nginx.conf", "w") as f:
-        f.write(nginx_conf(w, nport, agent.port, echo.port, jwks.port, a.module))
+        f.write(nginx_conf(b["nginx"], w, nport, agent.port, echo.port, jwks.port, a.module))
     ngx = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/nginx-error.log"],
                            stdout=subprocess.DEVNULL, stderr=open(f"{w}/nginx-stderr.log", "w"))
     nc = Client(nport)
@@ -365,12 +410,28 @@ def main():
     if check(started, "nginx: started with auth_request and the module", open(f"{w}/nginx-error.log").read()[-1500:]
              if os.path.exists(f"{w}/nginx-error.log") else ""):
         run_matrix("nginx", nc, cases, "nginx")
+        run_edges("nginx", nc, valid)
+    times["nginx"] = time.time() - t0
 
-    # Key rotation through both gateways: rs2 replaces rs1 at the JWKS server.
+    # Traefik and Envoy, on the README's configurations.
+    others = {}
+    for g, binary, start in (("traefik", a.traefik, readme_gateways.traefik),
+                             ("envoy", a.envoy, readme_gateways.envoy)):
+        t0 = time.time()
+        proc, client = start(binary, w, b, agent.port, echo.port)
+        if proc:
+            others[g] = (proc, client)
+            run_matrix(g, client, cases, g)
+            run_edges(g, client, valid)
+        times[g] = time.time() - t0
+
+    # Key rotation through every gateway: rs2 replaces rs1 at the JWKS server.
     jwks.body = rotated_body
     new_tok = token(keys["rs2"], {"iss": ISSUER, "sub": "user-3", "aud": AUDIENCE, "exp": now + 3600})
     old_tok = cases[0][1]
-    for label, client in (("caddy", cc if caddy else None), ("nginx", nc if started else None)):
+    gateways = [("caddy", cc if caddy else None), ("nginx", nc if started else None),
+                 *((g, c) for g, (_, c) in others.items())]
+    for label, client in gateways:
         if client is None:
             continue
         got = []
@@ -434,20 +495,29 @@ def main():
             print(f"      forward auth through nginx: {rps['nginx_auth_request'] / rps['module']:.2f}x the native "
                   f"module's requests per second")
 
-    # Shutdown: SIGTERM stops the agent cleanly (the service group's graceful shutdown).
-    if caddy:
-        caddy.terminate()
-        caddy.wait(10)
-    if started:
-        ngx.terminate()
-        ngx.wait(10)
+    # Shutdown: SIGTERM stops the agent cleanly (the service group's graceful shutdown). Then every gateway
+    # fails closed: no request passes without the agent.
     rc = agent.stop()
     check(rc == 0, "agent: exits 0 on SIGTERM (graceful shutdown)", f"rc={rc}")
+    down = {"caddy": 502, "nginx": 500, "traefik": 500, "envoy": 503}   # each gateway's status for it
+    for label, client in gateways:
+        if client is not None:
+            s, _, _ = client.get("/echo/x", token=old_tok)
+            if s == 200:
+                wrong_answers += 1
+            check(s == down[label], f"{label}: agent down -> {down[label]}, nothing passes", str(s))
+    for proc in [caddy, ngx if started else None, *(p for p, _ in others.values())]:
+        if proc:
+            proc.terminate()
+            proc.wait(10)
+    print("      seconds per gateway (start, checks): " + ", ".join(f"{g} {t:.1f}" for g, t in times.items()))
     log = open(agent.log_path, errors="replace").read()
     check("Fatal error" not in log and "Illegal instruction" not in log, "agent: no crash in its log", log[-800:])
     jwks.server.shutdown()
     shutdown_with_hanging_keys(a.agent, w)
 
+    print(f"== stage times: {os.environ.get('JWTK_STAGE_TIMES', 'builds not timed')}, checks and load "
+          f"{time.time() - started_at:.0f} s")
     print(f"forward-auth: checks={driver.passed + driver.failed} failed={driver.failed} wrong_answers={wrong_answers} "
           f"rps_caddy={rps['caddy']} rps_nginx_auth_request={rps['nginx_auth_request']} rps_module={rps['module']}")
     return 1 if driver.failed or wrong_answers else 0

@@ -467,6 +467,18 @@ def run_matrix(ngx, corpus, route=lambda case: "/api/x", label="", strip_others=
     check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "Basic credentials: 401 as missing")
     s, h, body = c.get("/api/x", headers={"Authorization": "Bearer "})
     check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "empty Bearer: 401 as missing")
+    # The gateway contract's bearer grammar (Tests/JWTKernelTests/Fixtures/gateway/contract.json, libjwtk's
+    # jwtk_bearer_token): a value holding a bearer token (none of them a valid JWS) is 401 invalid_token, any
+    # other value 401 as missing. Values HTTP cannot carry (a NUL) are left to the C and Swift tests.
+    with open(os.path.join(HERE, "../../Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:
+        contract = json.load(f)
+    for case in contract["bearer"]:
+        if "\0" in case["value"] or not case["value"].strip():
+            continue
+        s, h, body = c.get("/api/x", headers={"Authorization": case["value"]})
+        want = 'Bearer realm="api", error="invalid_token"' if case["token"] else 'Bearer realm="api"'
+        check(s == 401 and h.get("www-authenticate") == want, f"bearer grammar: {case['name']}",
+              f"got {s} {h.get('www-authenticate')!r}, want 401 {want!r}")
     for case in corpus:
         s, h, body = c.get(route(case), token=case["token"], headers={"X-Jwt-Sub": "spoofed", "x-JWT-role": "admin"})
         www = h.get("www-authenticate")

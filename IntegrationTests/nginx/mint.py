@@ -155,7 +155,9 @@ def main():
     bad("payload swapped after signing", f"{head}.{b64(json.dumps(claims(sub='admin')).encode())}.{sig}")
     bad("not three segments", "abc.def")
     bad("not a JWT at all", "hello")
-    bad("bad base64url in header", "!!!." + body + "." + sig)
+    bad("bad base64url in header (b64token characters, not base64url)", "a+b/." + body + "." + sig)
+    # Not RFC 6750's b64token: no bearer credential at all, answered as a missing token (the gateway contract).
+    bad("a character outside the bearer grammar", "!!!." + body + "." + sig, www='Bearer realm="api"')
     bad("header not JSON", b64(b"{not json") + "." + body + "." + sig)
     bad("alg none", b64(b'{"alg":"none","kid":"rs1"}') + "." + body + ".")
     bad("HS256 forged with the RSA public key (alg confusion)", token(confused, claims(),
@@ -171,7 +173,7 @@ def main():
     bad("crit header not understood", token(rs, claims(), header={"alg": "RS256", "kid": "rs1", "crit": ["x"],
                                                                    "x": 1}))
     bad("token above max_token_size (4096)", token(rs, claims(pad="x" * 5000)))
-    bad("wrong audience", token(rs, claims(aud="other")), status=403)
+    bad("wrong audience", token(rs, claims(aud="other")), status=401)
     bad("issuer whose keys were never loaded", token(rs, claims(iss=NEVER_LOADED_ISSUER)), status=503, www=None)
     with open(f"{out}/matrix.json", "w") as f:
         json.dump(matrix, f, indent=1)

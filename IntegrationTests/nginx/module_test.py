@@ -30,6 +30,7 @@ import driver  # noqa: E402  (driver.passed / driver.failed are the counts)
 from driver import JWKS, Client, check, free_port, wait_for  # noqa: E402
 from mint import Key, b64, token  # noqa: E402
 
+from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 
 NGINX = "/usr/sbin/nginx"
@@ -266,6 +267,13 @@ def part_config_refusals(a, w, keys):
     rc, out = nginx_t(w, loc('auth_jwt "r";'))
     check(rc == 1 and "without a key source" in out, "config: auth_jwt without a key source refused (fail closed)",
           out.strip()[-300:])
+    # A provider preset without its audience would admit that provider's ID tokens of every application.
+    for body, words in ((f'auth_jwt "r"; jwtk_provider google; auth_jwt_key_file {w}/keys1.json;', "OAuth client ID"),
+                        ('auth_jwt "r"; jwtk_provider apple;', "bundle ID"),
+                        ('auth_jwt "r"; jwtk_provider facebook; jwtk_audience "";', "empty audience")):
+        rc, out = nginx_t(w, loc(body))
+        check(rc == 1 and "[emerg]" in out and words in out,
+              f"config: {body.split(';')[1].strip()} without an audience refused, naming it", out.strip()[-300:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/dup_a.json; auth_jwt_key_file {w}/dup_b.json;'))
     check(rc == 1 and "emerg" in out, "config: two key files whose only kid names different keys refused (no usable key)",
           out.strip()[-300:])
@@ -282,6 +290,52 @@ def part_config_refusals(a, w, keys):
           out.strip()[-200:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/missing.json;'))
     check(rc == 1 and "cannot open" in out, "config: a missing key file refused", out.strip()[-200:])
+    key_file_places(a, w)
+
+
+def key_file_places(a, w):
+    """A key file refused when the locations are merged (after nginx left the directive's file) is named,
+    at its own directive's file and line, as nginx's own directives report (not where parsing stood: the
+    end of "http" in the main file)."""
+    os.makedirs(f"{w}/conf.d", exist_ok=True)
+    with open(f"{w}/truncated.json", "w") as f:
+        f.write('{"keys":[\n')
+    port = free_port()
+
+    def included(lines):
+        with open(f"{w}/conf.d/jwtk-test.conf", "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return conf(a, w, f"  include {w}/conf.d/jwtk-test.conf;\n  # the end of http\n")
+
+    rc, out = nginx_t(w, included([
+        f"server {{ listen 127.0.0.1:{port};",
+        "  location /p/ {",
+        '    auth_jwt "r";',
+        f"    auth_jwt_key_file {w}/truncated.json;",
+        "    return 204;", "  }", "}"]))
+    check(rc == 1 and f'auth_jwt_key_file "{w}/truncated.json": key set refused' in out
+          and "unexpected end of JSON at line 2, column 1" in out
+          and out.count(f" in {w}/conf.d/jwtk-test.conf:4") == 1
+          and "nginx.conf:" not in out.split("[emerg]", 1)[-1].split("\n", 1)[0],
+          "config: a refused key file is named at its directive's file:line", out.strip()[-400:])
+    rc, out = nginx_t(w, included([
+        f"server {{ listen 127.0.0.1:{port};",
+        "  location /p/ {",
+        '    auth_jwt "r";',
+        f"    auth_jwt_key_file {w}/keys1.json;",
+        f"    auth_jwt_key_file {w}/truncated.json;",
+        "    return 204;", "  }", "}"]))
+    check(rc == 1 and f'auth_jwt_key_file "{w}/truncated.json"' in out and "keys1.json" not in out
+          and f" in {w}/conf.d/jwtk-test.conf:5" in out,
+          "config: of two key files, the refused one is named at its own line", out.strip()[-400:])
+    rc, out = nginx_t(w, included([
+        f"server {{ listen 127.0.0.1:{port};",
+        "  location /p/ {",
+        '    auth_jwt "r";',
+        f"    auth_jwt_key_file {w}/missing.json;",
+        "    return 204;", "  }", "}"]))
+    check(rc == 1 and "cannot open" in out and f" in {w}/conf.d/jwtk-test.conf:4" in out,
+          "config: a missing key file is reported at its directive's file:line", out.strip()[-400:])
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -390,7 +444,8 @@ def behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500):
     expect(ngx, "verdict: RS256 key from the first key file", "/p/a", 200, good)
     expect(ngx, "verdict: ES256 key from the second key file", "/p/a", 200, tok(es1))
     # Two key files, one kid naming different keys in each: that kid is refused in both, the others load.
-    check(re.search(r"\[warn\].*auth_jwt_key_file: some keys were skipped: .*ambiguous_kid: key \"dup\"", ngx.log()),
+    check(re.search(r"\[warn\].*auth_jwt_key_file \"[^\"]*mix_a.json\" \(and this level's other key files\): "
+                    r"some keys were skipped: .*ambiguous_kid: key \"dup\".* in [^ ]*nginx.conf:\d+", ngx.log()),
           "key files: a kid naming different keys in two files -> a warn line at configuration")
     expect(ngx, "key files: that kid refused (signed by the first file's key) -> 401", "/mix/a", 401, tok(keys.dup_a))
     expect(ngx, "key files: that kid refused (signed by the second file's key) -> 401", "/mix/a", 401, tok(keys.dup_b))
@@ -730,11 +785,13 @@ def part_hostile(a, w, keys):
         f.write(jwks(rs1))
     # Hostile key files: nginx -t refuses each with an emerg line, never a signal.
     pem = rs1.pem().decode()
+    private_pem = rs1.private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                            serialization.NoEncryption()).decode()
     hostile = {
         "not JSON": "this is not json {",
         "deeply nested": '{"keys":' + "[" * 200000 + "]" * 200000 + "}",
         "16 MiB + 1": '{"keys":[]}' + " " * ((16 << 20) + 1 - len('{"keys":[]}')),
-        "a PEM": pem,
+        "a private key PEM": private_pem,
         "empty": "",
         "JSON, not a key set": '{"kty":"RSA"}',
         "keys not an array": '{"keys":{"a":1}}',
@@ -749,9 +806,22 @@ def part_hostile(a, w, keys):
                                   f'auth_jwt "r"; auth_jwt_key_file {w}/hostile.json; return 204; }} }}'))
         check(rc == 1 and "[emerg]" in out and time.time() - t0 < 30,
               f"hostile key file ({name}): refused by nginx -t with a message", f"rc={rc} {out.strip()[-300:]}")
+    # PEM, as the CLI's --jwks reads it (libjwtk's one rule): a public key file loads; a private key is
+    # refused, saying what it is and what to give instead.
+    with open(f"{w}/hostile.json", "w") as f:
+        f.write(pem)
+    rc, out = nginx_t(w, conf(a, w, f"  server {{ listen 127.0.0.1:{free_port()}; location / {{ "
+                              f'auth_jwt "r"; auth_jwt_key_file {w}/hostile.json; return 204; }} }}'))
+    check(rc == 0, "key file: a PEM public key is accepted", f"rc={rc} {out.strip()[-300:]}")
+    with open(f"{w}/hostile.json", "w") as f:
+        f.write(private_pem)
+    rc, out = nginx_t(w, conf(a, w, f"  server {{ listen 127.0.0.1:{free_port()}; location / {{ "
+                              f'auth_jwt "r"; auth_jwt_key_file {w}/hostile.json; return 204; }} }}'))
+    check(rc == 1 and "private key" in out and "-pubout" in out and f'"{w}/hostile.json"' in out,
+          "key file: a private key PEM is refused, saying what to give instead", f"rc={rc} {out.strip()[-300:]}")
 
     # Hostile key endpoints, hostile requests.
-    bodies = {"notjson": "this is not json", "pem": pem, "deep": '{"keys":' + "[" * 100000 + "]" * 100000 + "}",
+    bodies = {"notjson": "this is not json", "pem": private_pem, "deep": '{"keys":' + "[" * 100000 + "]" * 100000 + "}",
               "big": '{"keys":[]}' + " " * (16 << 20)}
     servers = {k: JWKS(v) for k, v in bodies.items()}
     hang, s500, huge = JWKS(jwks(rs1)), JWKS(jwks(rs1)), JWKS(jwks(rs1))
@@ -843,7 +913,7 @@ def hostile_requests(ngx, keys, servers):
     logged("token of 5000 dots -> 401", "/h/a", 401, "." * 5000)
     logged("token in a 4 KB cookie of garbage -> 401", "/hc/a", 401, headers={"Cookie": "t=" + "z" * 4000})
     good = tok(rs1)
-    for name, status, what in (("notjson", 500, "not JSON"), ("pem", 500, "a PEM"), ("deep", 500, "deeply nested"),
+    for name, status, what in (("notjson", 500, "not JSON"), ("pem", 500, "a private key PEM"), ("deep", 500, "deeply nested"),
                                ("s500", 500, "answers 500"),
                                ("bigbuf", 500, "16 MiB + 11 bytes (over jwtk's limit)"),
                                ("hang", 500, "hangs (proxy_read_timeout 1s)")):
@@ -936,7 +1006,7 @@ def part_key_sources(a, w, keys):
         g = dict(iss="https://accounts.google.com", aud="client-1", azp="client-1")
         expect(ngx, "jwtk_provider google + auth_jwt_key_file: the preset's policy offline", "/google/a", 200,
                tok(keys.rs1, **g))
-        expect(ngx, "jwtk_provider google: another audience is 403", "/google/a", 403,
+        expect(ngx, "jwtk_provider google: another audience is 401", "/google/a", 401,
                tok(keys.rs1, **dict(g, aud="client-2")))
         expect(ngx, "jwtk_provider google: another issuer is refused", "/google/a", 401,
                tok(keys.rs1, **dict(g, iss="https://issuer.test")))
@@ -950,8 +1020,15 @@ def part_key_sources(a, w, keys):
                              ("email_verified the string \"true\"", {"email_verified": "true"}),
                              ("org.id outside the set", {"org": {"id": 44}}),
                              ("tenant missing", {"tenant": None})):
+            m = ngx.mark()
             expect(ngx, f"jwtk_claim_*: {name} -> 403 insufficient_scope", "/claims/a", 403,
                    tok(keys.rs1, **dict(ok, **change)), www=scope)
+            if name == "another tenant":
+                logged_line = ngx.since(m)
+                check("claim requirement /tenant equals: a claim does not equal its required value" in logged_line
+                      and "other" not in logged_line.split("claim requirement", 1)[-1].split("\n", 1)[0],
+                      "jwtk_claim_*: the log names the requirement (pointer, operator), never the value",
+                      logged_line[-300:])
         rc, out = nginx_t(f"{w}-bad", conf(a, f"{w}-bad", f"  server {{ listen 127.0.0.1:{free_port()}; location / {{ "
                                             f'auth_jwt "r"; auth_jwt_key_file {w}-keys.json; '
                                             "jwtk_claim_equals tenant acme; return 204; } }"))

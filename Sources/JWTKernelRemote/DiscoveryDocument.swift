@@ -9,7 +9,8 @@ struct DiscoveryDocument {
     init(_ bytes: [UInt8], expectedIssuer: String) throws(KeySourceError) {
         let root: JSONValue
         do { root = try JSONValue.parse(bytes) } catch {
-            throw KeySourceError(.badDocument, "discovery document is not valid JSON: \(error.message)")
+            throw KeySourceError(
+                .badDocument, "discovery document is not valid JSON: \(error.message(locatedIn: bytes))")
         }
         guard root.objectValue != nil else {
             throw KeySourceError(.badDocument, "discovery document is not a JSON object")

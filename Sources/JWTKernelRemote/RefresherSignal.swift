@@ -1,59 +1,60 @@
+@_spi(Internals) import JWTKernel
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The refresher's mutex and condition variable: the thread sleeps on it until
 /// its next deadline or until a verifying thread reports an unknown kid.
-/// pthread primitives, which ThreadSanitizer understands.
-// Safety: @unchecked because `signaled` is touched only with `mutex` held, and the pthread objects are
-// created in init and destroyed in deinit only.
+/// The core's `PThreadLock` and a pthread condition variable, which ThreadSanitizer understands; every
+/// pthread call's result checked.
+// Safety: @unchecked because `signaled` is touched only with the lock held, and the condition is created in
+// init and destroyed in deinit only.
 final class RefresherSignal: @unchecked Sendable {
+    private let mutex = PThreadLock()
     // Safety: allocated once, initialized before use, destroyed and freed in deinit only.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Guarded by `mutex`: a wake-up arrived since the last wait.
     private var signaled = false
 
     init() {
-        mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
+        var rc = pthread_condattr_init(&attributes)
+        precondition(rc == 0, "pthread_condattr_init failed: \(rc)")
+        rc = pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        precondition(rc == 0, "pthread_condattr_setclock failed: \(rc)")
+        rc = pthread_cond_init(condition, &attributes)
+        precondition(rc == 0, "pthread_cond_init failed: \(rc)")
         pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
+        let rc = pthread_cond_destroy(condition)
+        precondition(rc == 0, "pthread_cond_destroy failed: \(rc)")
         condition.deallocate()
-        mutex.deallocate()
     }
 
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
+    func withLock<R>(_ body: () throws -> R) rethrows -> R { try mutex.withLock(body) }
 
     /// Plain lock and unlock, for a holder that spans calls (fork handlers, the publish gate).
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    func lock() { mutex.lock() }
+    func unlock() { mutex.unlock() }
 
     /// Wakes the sleeping thread (or makes its next wait return at once).
     func signal() {
         withLock {
             signaled = true
-            pthread_cond_signal(condition)
+            let rc = pthread_cond_signal(condition)
+            precondition(rc == 0, "pthread_cond_signal failed: \(rc)")
         }
     }
 
     /// `signal()` for a caller that already holds the lock.
     func signalLocked() {
         signaled = true
-        pthread_cond_signal(condition)
+        let rc = pthread_cond_signal(condition)
+        precondition(rc == 0, "pthread_cond_signal failed: \(rc)")
     }
 
     /// Sleeps up to `seconds` unless signaled; call with the lock held.
@@ -68,7 +69,8 @@ final class RefresherSignal: @unchecked Sendable {
         if nanos >= 1_000_000_000 { nanos -= 1_000_000_000; secs += 1 }
         ts.tv_sec = secs
         ts.tv_nsec = nanos
-        _ = pthread_cond_timedwait(condition, mutex, &ts)
+        let rc = pthread_cond_timedwait(condition, mutex.pointer, &ts)
+        precondition(rc == 0 || rc == ETIMEDOUT, "pthread_cond_timedwait failed: \(rc)")
         signaled = false
     }
 }

@@ -114,3 +114,11 @@ private final class MetricsLoop: @unchecked Sendable {
         }
     }
 }
+
+extension KeyRefresherService: CustomStringConvertible {
+    /// What service-lifecycle logs for the service (it logs `"\(service)"`): its name and issuers, not a dump
+    /// of its stored properties.
+    public var description: String {
+        "KeyRefresherService(issuers: \(refresher.allStats.map(\.issuer)))"
+    }
+}

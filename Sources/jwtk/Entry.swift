@@ -1,4 +1,5 @@
 import ArgumentParser
+import CJWTK
 import Foundation
 
 /// `jwtk`: verify and inspect JWTs from the command line.
@@ -20,7 +21,7 @@ struct Entry {
             if let exit = error as? ExitCode {
                 Foundation.exit(exit.rawValue)
             }
-            FileHandle.standardError.write(Data((JWTK.fullMessage(for: error) + "\n").utf8))
+            CLIError.report(error, usage: code == .validationFailure ? JWTK.fullMessage(for: error) : nil)
             Foundation.exit(2)
         }
     }
@@ -30,6 +31,8 @@ struct JWTK: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwtk",
         abstract: "Verify JWTs against trusted key sets (jwt-kernel).",
+        // The library's version (jwtk.h's JWTK_VERSION, checked against VERSION by scripts/version-check.sh).
+        version: JWTK_VERSION,
         subcommands: [VerifyCommand.self, InspectCommand.self, JWKSCommand.self]
     )
 }

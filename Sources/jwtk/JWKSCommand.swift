@@ -26,18 +26,18 @@ struct JWKSCommand: ParsableCommand {
     var timeout: Double = 10
 
     func run() throws {
-        let document: KeySetFile.Document
+        let document: KeyDocument
         do {
             document = try load()
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("jwtk: \(error.description)\n".utf8))
+            CLIError.report(error)
             throw ExitCode(2)
         }
         let entries: [KeyListing.Entry]
         do {
             entries = try KeyListing.entries(of: document)
         } catch {
-            FileHandle.standardError.write(Data("jwtk: \(location): \(error)\n".utf8))
+            CLIError.report(ConfigurationError("\(location): \(error)"))
             throw ExitCode(2)
         }
         var out = ""
@@ -47,7 +47,7 @@ struct JWKSCommand: ParsableCommand {
     }
 
     /// A URL's body (JSON only, as the refresher takes it), or a file read as `verify --jwks` reads it.
-    private func load() throws -> KeySetFile.Document {
+    private func load() throws -> KeyDocument {
         if location.hasPrefix("https://") || location.hasPrefix("http://") {
             var config = HTTPKeySourceConfiguration()
             config.totalTimeout = timeout
@@ -107,7 +107,7 @@ enum KeyListing {
 
     struct DocumentError: Error, CustomStringConvertible { let description: String }
 
-    static func entries(of file: KeySetFile.Document) throws -> [Entry] {
+    static func entries(of file: KeyDocument) throws -> [Entry] {
         let bytes: [UInt8]
         switch file {
         case .pem(let text): return [entry(pem: text, kid: nil)]
@@ -115,7 +115,7 @@ enum KeyListing {
         }
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {
-            throw DocumentError(description: "not valid JSON: \(error.message)")
+            throw DocumentError(description: "not valid JSON: \(error.message(locatedIn: bytes))")
         }
         var entries: [Entry] = []
         if let list = document["keys"] {

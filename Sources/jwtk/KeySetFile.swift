@@ -7,14 +7,6 @@ import Foundation
 /// reported on stderr and skipped, and a file that yields no usable key at all
 /// is a configuration error.
 enum KeySetFile {
-    /// What a key file holds, told apart once so both commands read the same formats.
-    enum Document {
-        /// A JWKS, a single JWK or a `{kid: PEM}` map.
-        case json([UInt8])
-        /// One PEM public key or certificate, possibly after other text (RFC 7468 section 2).
-        case pem(String)
-    }
-
     /// Every file's keys in one set. An operator who trusts both secrets and
     /// public keys gives them in separate files; the merged set keeps each key
     /// bound to its own algorithm family, so a secret never verifies an RS256
@@ -55,36 +47,20 @@ enum KeySetFile {
         return set
     }
 
-    static func read(_ path: String) throws -> Document {
+    /// A file's bytes as the library tells key documents apart (`KeyDocument`: JSON or PEM), the
+    /// same rule as the C library's loaders and so nginx's key files.
+    static func read(_ path: String) throws -> KeyDocument {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError("\(path): cannot read the key set file")
         }
-        return document(Array(data))
+        return KeyDocument(data)
     }
 
-    /// JSON when the first character after a UTF-8 byte order mark and whitespace opens a JSON value;
-    /// otherwise PEM when a `-----BEGIN ` line is anywhere (text may precede it); otherwise JSON, whose
-    /// parser then says what is wrong. Editors on Windows save both kinds with a byte order mark.
-    static func document(_ bytes: [UInt8]) -> Document {
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if first != UInt8(ascii: "{"), first != UInt8(ascii: "["), PEMText.isPEM(body) {
-            return .pem(String(decoding: body, as: UTF8.self))
-        }
-        return .json(Array(body))
-    }
-
-    static func parse(_ document: Document) -> Result<JWKSet, KeyError> {
-        Result { () throws(KeyError) -> JWKSet in
-            switch document {
-            case .pem(let text): return JWKSet(keys: [try VerificationKey(pem: text)])
-            case .json(let bytes): return try JWKSet(json: bytes)
-            }
-        }
+    static func parse(_ document: KeyDocument) -> Result<JWKSet, KeyError> {
+        Result { () throws(KeyError) -> JWKSet in try document.keySet() }
     }
 
     private static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("jwtk: warning: \(message)\n".utf8))
+        CLIError.warn(message)
     }
 }

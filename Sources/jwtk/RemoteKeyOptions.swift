@@ -98,7 +98,7 @@ struct RemoteKeyOptions: ParsableArguments {
             if let provider {
                 guard !base.audiences.isEmpty else {
                     throw ConfigurationError(
-                        "--provider \(provider) needs --aud (its client, app, project or channel ID)")
+                        "--provider \(provider) needs --aud (\(ProviderPreset.audienceName(provider: provider)))")
                 }
                 var preset = try ProviderPreset.named(provider, audiences: base.audiences, tenant: tenant)
                 if let jwksURL { preset = preset.mirrored(at: jwksURL) }
@@ -149,11 +149,10 @@ struct RemoteKeyOptions: ParsableArguments {
         var loaded = 0
         for stats in refresher.allStats {
             if let error = stats.lastError {
-                FileHandle.standardError.write(Data("jwtk: warning: keys for \(stats.issuer): \(error)\n".utf8))
+                CLIError.warn("keys for \(stats.issuer): \(error)")
             }
             for reason in stats.rejectedReasons {
-                FileHandle.standardError.write(
-                    Data("jwtk: warning: keys for \(stats.issuer): skipped \(reason)\n".utf8))
+                CLIError.warn("keys for \(stats.issuer): skipped \(reason)")
             }
             if store.keys(forIssuer: stats.issuer) != nil { loaded += 1 }
         }

@@ -84,7 +84,7 @@ struct VerifyCommand: ParsableCommand {
         do {
             verifier = try makeVerifier()
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("jwtk: \(error.description)\n".utf8))
+            CLIError.report(error)
             throw ExitCode(2)
         }
         let output = OutputWriter()

@@ -112,7 +112,12 @@ final class CLIRemoteTests: XCTestCase {
         XCTAssertEqual(
             try run(["verify", "--jwks-url", server.url("/a"), "x.y.z"]).status, 2, "--jwks-url needs one --iss")
         XCTAssertEqual(try run(["verify", "--provider", "nosuch", "--aud", "x", "x.y.z"]).status, 2)
-        XCTAssertEqual(try run(["verify", "--provider", "google", "x.y.z"]).status, 2, "--provider needs --aud")
+        let noAudience = try run(["verify", "--provider", "google", "x.y.z"])
+        XCTAssertEqual(noAudience.status, 2, "--provider needs --aud")
+        XCTAssertTrue(noAudience.stderr.contains("--aud (the app's OAuth client IDs)"), noAudience.stderr)
+        let emptyAudience = try run(["verify", "--provider", "apple", "--aud", "", "x.y.z"])
+        XCTAssertEqual(emptyAudience.status, 2, "an empty --aud is no audience")
+        XCTAssertTrue(emptyAudience.stderr.contains("empty audience"), emptyAudience.stderr)
         XCTAssertEqual(
             try run([
                 "verify", "--provider", "google", "--jwks-url", server.url("/a"), "--iss", "i", "--aud", "x", "x.y.z",

@@ -36,3 +36,40 @@ final class ProviderPresetRemoteTests: XCTestCase {
         XCTAssertNil(verifier.check(web), "and after it")
     }
 }
+
+/// A preset without its audience is refused before any fetch on each Swift surface that takes one: the
+/// refresher (and so the frameworks' `verifier(presets:)`), a named preset and the issuer configuration file
+/// (the CLI's `--issuer-config` and the forward-auth agent).
+final class ProviderPresetAudienceRemoteTests: XCTestCase {
+    func testTheRefresherRefusesAPresetWithoutAudience() {
+        let refresher = KeyRefresher(store: KeyStore(), clock: ManualClock())
+        for preset in [ProviderPreset.apple(audience: []), .google(clientIDs: [""]), .facebook(appIDs: [])] {
+            XCTAssertThrowsError(try refresher.verifier(presets: [preset])) { error in
+                let error = error as? KeySourceError
+                XCTAssertEqual(error?.reason, .badConfiguration)
+                XCTAssertTrue(
+                    error?.message.contains("provider \(preset.provider)") == true, "\(String(describing: error))")
+            }
+        }
+        XCTAssertTrue(refresher.allStats.isEmpty, "nothing registered, nothing fetched")
+        XCTAssertNoThrow(try refresher.verifier(presets: [.google(clientIDs: ["c"])]))
+    }
+
+    func testNamedPresetsAndTheIssuerFileRefuseWithoutAudience() {
+        for name in ProviderPreset.names {
+            for audiences in [[], [""]] {
+                XCTAssertThrowsError(try ProviderPreset.named(name, audiences: audiences), name) { error in
+                    XCTAssertTrue("\(error)".contains(ProviderPreset.audienceName(provider: name)), "\(error)")
+                }
+            }
+            XCTAssertNoThrow(try ProviderPreset.named(name, audiences: ["a"], tenant: name == "microsoft" ? "t" : nil))
+        }
+        XCTAssertThrowsError(try ProviderPreset.named("myspace", audiences: [])) { error in
+            XCTAssertTrue("\(error)".contains("unknown provider myspace"), "\(error)")
+        }
+        XCTAssertThrowsError(try IssuerConfigurationFile(parsing: Array(#"{"issuers":[{"provider":"google"}]}"#.utf8)))
+        {
+            XCTAssertTrue("\($0)".contains("OAuth client ID"), "\($0)")
+        }
+    }
+}

@@ -50,7 +50,8 @@ final class CLIClaimRequirementTests: XCTestCase, VerifyRunning {
         XCTAssertEqual(
             r.objects().map { $0["message"] as? String },
             [
-                "a claim a requirement names is absent", "a claim does not equal its required value",
+                "claim requirement /tenant equals: a claim a requirement names is absent",
+                "claim requirement /tenant equals: a claim does not equal its required value",
             ])
     }
 

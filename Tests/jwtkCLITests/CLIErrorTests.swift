@@ -111,6 +111,7 @@ final class CLIErrorTests: XCTestCase {
             to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         assertUsageError(
-            try CLIHarness.run(["verify", "--jwks", file.path, try token()]), mentioning: [file.lastPathComponent])
+            try CLIHarness.run(["verify", "--jwks", file.path, try token()]),
+            mentioning: [file.lastPathComponent, "private key", "-pubout"])
     }
 }

@@ -5,7 +5,7 @@
     ks.load_jwks(open("jwks.json", "rb").read())                # or load_jwks(data, issuer="https://...")
     v = jwtk.Verifier({"issuers": ["https://issuer"], "audiences": ["api"]}, ks)
     ctx = jwtk.Context()                                         # one per thread
-    result = v.verify(ctx, token)                                # bytes or str
+    result = v.verify(ctx, token)                                # bytes or str; now=<unix seconds> to fix the clock
     if result.ok: print(result.claims.sub, ctx.claim("email"))
     else: print(result.name, jwtk.status_http(result.status))    # "expired", 401
 
@@ -20,9 +20,10 @@ import json
 import os
 
 __all__ = ["KeyStore", "Verifier", "Context", "Result", "Claims", "JWTKError", "status_name", "errstr",
-           "status_http", "status_bearer_error", "version", "version_number", "lib"]
+           "status_http", "status_bearer_error", "bearer_token", "challenge", "version", "version_number", "lib"]
 
 OK = 0
+E_LENGTH, E_NO_TOKEN = -3, -7   # jwtk.h's JWTK_E_LENGTH, JWTK_E_NO_TOKEN (the no_token challenge)
 JSON_NONE, JSON_STRING, JSON_NUMBER, JSON_BOOL, JSON_NULL, JSON_ARRAY, JSON_OBJECT = range(7)
 CLAIMS_HAS_EXP, CLAIMS_HAS_NBF, CLAIMS_HAS_IAT, CLAIMS_AUD_ARRAY = 0x1, 0x2, 0x4, 0x8
 STATS_STATUS_SLOTS = 32
@@ -88,6 +89,10 @@ def _load():
         "jwtk_claim": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Str),
                                       ctypes.POINTER(ctypes.c_int)]),
         "jwtk_stats_get": (ctypes.c_int, [handle, ctypes.POINTER(StatsStruct)]),
+        "jwtk_bearer_token": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Str)]),
+        "jwtk_challenge": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                                          ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                          ctypes.POINTER(ctypes.c_size_t)]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(so, name)
@@ -113,6 +118,32 @@ def status_http(status):
 def status_bearer_error(status):
     e = lib.jwtk_status_bearer_error(status)
     return None if e is None else e.decode()
+
+
+def bearer_token(value):
+    """The token of an Authorization value (bytes or str), or None when it holds no bearer token: the
+    library's one grammar (jwtk_bearer_token), as every front end reads it."""
+    data = _bytes(value)
+    out = Str()
+    rc = lib.jwtk_bearer_token(data, len(data), ctypes.byref(out))
+    if rc != OK:
+        raise JWTKError(rc)
+    return None if not out.ptr else ctypes.string_at(out.ptr, out.len)
+
+
+def challenge(status, realm, scope=None):
+    """The WWW-Authenticate value answering `status` (NO_TOKEN when no token came), or None when the
+    status has no challenge (keys_unavailable: 503): jwtk_challenge, as every front end renders it."""
+    r, s = _bytes(realm), _bytes(scope or b"")
+    need = ctypes.c_size_t()
+    buf = ctypes.create_string_buffer(256)
+    rc = lib.jwtk_challenge(status, r, len(r), s, len(s), buf, len(buf), ctypes.byref(need))
+    if rc == E_LENGTH:
+        buf = ctypes.create_string_buffer(need.value)
+        rc = lib.jwtk_challenge(status, r, len(r), s, len(s), buf, len(buf), ctypes.byref(need))
+    if rc != OK:
+        raise JWTKError(rc)
+    return None if need.value == 0 else buf.raw[:need.value].decode()
 
 
 def version():
@@ -183,7 +214,8 @@ class KeyStore:
     __del__ = close
 
     def load_jwks(self, document, issuer=None):
-        """Loads a JWKS, JWK or {kid: PEM} map; returns the refused keys' description ('' if none).
+        """Loads a JWKS, JWK, {kid: PEM} map or one PEM public key or certificate; returns the refused keys'
+        description ('' if none).
         Raises JWTKError (old keys kept) when the document is not usable."""
         data = _bytes(document)
         iss = None if issuer is None else _bytes(issuer)
@@ -250,6 +282,8 @@ class Verifier:
     __del__ = close
 
     def verify(self, ctx, token, now=0):
+        """Verifies `token` (bytes or str) with `ctx` (one per thread). `now`: Unix seconds to judge
+        `exp`/`nbf`/`iat` at; 0 (the default) is the current time (tests and replays pass a fixed time)."""
         data = _bytes(token)
         out = ClaimsStruct()
         out.struct_size = ctypes.sizeof(ClaimsStruct)
@@ -259,7 +293,8 @@ class Verifier:
         return Result(rc, Claims(out))
 
     def verify_batch(self, tokens, now=0):
-        """Statuses for many tokens, on the library's batch path (all cores unless batch_threads says otherwise)."""
+        """Statuses for many tokens, on the library's batch path (all cores unless batch_threads says otherwise);
+        `now` as for `verify`."""
         data = [_bytes(t) for t in tokens]
         n = len(data)
         ptrs = (ctypes.c_char_p * n)(*data)

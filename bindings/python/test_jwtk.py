@@ -68,7 +68,7 @@ class StatusTableTests(unittest.TestCase):
     def test_http_and_bearer(self):
         self.assertEqual(jwtk.status_http(0), 200)
         self.assertEqual(jwtk.status_http(8), 401)
-        self.assertEqual(jwtk.status_http(11), 403)
+        self.assertEqual(jwtk.status_http(11), 401)  # RFC 6750 §3.1: invalid_token is 401
         self.assertEqual(jwtk.status_http(19), 503)
         self.assertEqual(jwtk.status_bearer_error(8), "invalid_token")
         self.assertIsNone(jwtk.status_bearer_error(19))
@@ -78,6 +78,21 @@ class StatusTableTests(unittest.TestCase):
         self.assertEqual(jwtk.status_http(20), 403)
         self.assertEqual(jwtk.status_bearer_error(20), "insufficient_scope")
         self.assertEqual(jwtk.status_name(12345), "unknown")
+
+    def test_gateway_contract_corpus(self):
+        # The shared corpus the Swift API, nginx and the Lua handler answer too (Fixtures/gateway/contract.json).
+        doc = json.loads((ROOT / "Tests/JWTKernelTests/Fixtures/gateway/contract.json").read_text())
+        for c in doc["bearer"]:
+            token = jwtk.bearer_token(c["value"])
+            self.assertEqual(token, None if c["token"] is None else c["token"].encode(), c["name"])
+        codes = {jwtk.status_name(n): n for n in range(1, 40)}
+        codes["no_token"] = jwtk.E_NO_TOKEN
+        for c in doc["challenge"]:
+            self.assertEqual(jwtk.challenge(codes[c["status"]], c["realm"], c["scope"]), c["expect"], c["name"])
+        self.assertIsNone(jwtk.challenge(0, "api"), "a valid token has no challenge")
+        long_realm = "r" * 1000
+        self.assertEqual(jwtk.challenge(jwtk.E_NO_TOKEN, long_realm), f'Bearer realm="{long_realm}"',
+                         "a challenge longer than the first buffer: measured, then written")
 
     def test_version(self):
         m = re.search(r'#define JWTK_VERSION\s+"([^"]+)"', HEADER.read_text())
@@ -184,6 +199,28 @@ class BindingTests(unittest.TestCase):
             jwtk.Verifier({"jwks_url": "https://x.example/jwks"}, self.ks)
         self.assertEqual(e.exception.name, "bad_config")
         self.assertIn("issuers", e.exception.message)
+
+    def test_presets_refuse_a_configuration_without_audience(self):
+        # Real ID tokens (copied into Tests/ with their keys): with the preset's audience each verifies; a
+        # preset without one is refused, naming what the provider calls it; another app's audience is refused.
+        real = ROOT / "Tests/JWTKernelTests/Fixtures/real-tokens"
+        for name, words in (("google-1", "OAuth client ID"), ("apple-1", "bundle ID"), ("facebook-1", "app ID")):
+            meta = json.loads((real / name / "meta.json").read_text())
+            token = (real / name / "token.txt").read_text().strip()
+            ks = jwtk.KeyStore()
+            ks.load_jwks((real / name / "jwks.json").read_bytes(), issuer=meta["iss"])
+            for config in ({"provider": meta["provider"]}, {"provider": meta["provider"], "audiences": []},
+                           {"provider": meta["provider"], "audiences": [""]}):
+                with self.assertRaises(jwtk.JWTKError, msg=f"{name}: {config}") as e:
+                    jwtk.Verifier(config, ks)
+                self.assertEqual(e.exception.name, "bad_config")
+                self.assertIn(words, e.exception.message)
+            ctx = jwtk.Context()
+            ok = jwtk.Verifier({"provider": meta["provider"], "audiences": [meta["aud"]]}, ks)
+            r = ok.verify(ctx, token, now=meta["iat"] + 1)
+            self.assertTrue(r.ok, f"{name}: {r.message}")
+            other = jwtk.Verifier({"provider": meta["provider"], "audiences": ["another.app"]}, ks)
+            self.assertEqual(jwtk.status_name(other.verify(ctx, token, now=meta["iat"] + 1).status), "bad_audience")
 
     def test_claim_requirements(self):
         policy = attack_config(self.case.get("policy"))

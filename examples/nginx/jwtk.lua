@@ -16,8 +16,8 @@
 -- Requests: a valid token reaches the upstream with X-Jwt-Sub and X-Jwt-Iss (and X-Jwt-Payload, the
 -- base64url payload segment, with forward_payload = true); every client-sent X-Jwt-* header is removed;
 -- Authorization is removed unless forward_authorization = true. A missing token is 401 with
--- `WWW-Authenticate: Bearer realm="..."`; a bad one is jwtk_status_http's status (401; 403 for a wrong
--- audience or an unmet "claims" requirement) with jwtk_status_bearer_error's `, error="..."` added
+-- `WWW-Authenticate: Bearer realm="..."`; a bad one is jwtk_status_http's status (401; 403 for an unmet
+-- "claims" requirement) with jwtk_status_bearer_error's `, error="..."` added
 -- ("invalid_token"; "insufficient_scope" for a claim requirement); an issuer whose keys were never loaded is
 -- 503 without a challenge. Nothing of the token is echoed: the detail goes to the error log at info level.
 local ffi = require("ffi")
@@ -68,6 +68,8 @@ int jwtk_verify(const jwtk_verifier *v, jwtk_ctx *ctx, const char *token, size_t
 int jwtk_verify_batch(const jwtk_verifier *v, const char *const *tokens, const size_t *lens, size_t n, int64_t now, int *statuses);
 int jwtk_claim(jwtk_ctx *ctx, const char *name, size_t name_len, jwtk_str *value, int *json_type);
 int jwtk_claim_at(jwtk_ctx *ctx, const char *pointer, size_t pointer_len, unsigned int flags, jwtk_str *value, int *json_type);
+int jwtk_bearer_token(const char *value, size_t len, jwtk_str *token);
+int jwtk_challenge(int status, const char *realm, size_t realm_len, const char *scope, size_t scope_len, char *buf, size_t cap, size_t *out_len);
 typedef struct jwtk_stats {
     uint32_t struct_size;
     uint32_t reserved;
@@ -97,7 +99,7 @@ ffi.cdef(_M.cdef)
 
 local VERSION_NUMBER = 1000
 local MAX_RESPONSE = 1024 * 1024   -- bytes of a key server's response (jwtk's own fetcher uses the same cap)
-local OK, UNKNOWN_KID, E_UNAVAILABLE = 0, 5, -8
+local OK, UNKNOWN_KID, E_LENGTH, E_NO_TOKEN, E_UNAVAILABLE = 0, 5, -3, -7, -8
 
 local lib            -- the clib object: a module upvalue, so it lives as long as this Lua VM
 local W              -- this worker's state (init_worker)
@@ -253,7 +255,9 @@ function _M.init_worker(opts)
         claims = ffi.new("jwtk_claims"),
         stats = ffi.new("jwtk_stats"),
         verifiers = {}, order = {}, sources = {}, pull = "off",
-        bearer_error = {},   -- status -> the RFC 6750 error (static strings, copied once)
+        challenges = {},     -- realm .. status -> the WWW-Authenticate value (libjwtk's, made once)
+        token = ffi.new("jwtk_str"),
+        challenge_len = ffi.new("size_t[1]"),
         headers = opts.headers,
     }
     for name, config in pairs(opts.verifiers or {}) do
@@ -333,23 +337,30 @@ local function jstr(p)
     return ffi_string(p.ptr, p.len)
 end
 
+-- The WWW-Authenticate value for a status (E_NO_TOKEN: no token came), as libjwtk renders it for every
+-- front end (jwtk_challenge: the realm quoted, the error by the status); false: none (503). Made once per
+-- realm and status.
+local function challenge(realm, st)
+    local key = realm .. "\0" .. st
+    local value = W.challenges[key]
+    if value == nil then
+        local n = W.challenge_len
+        value = false
+        if lib.jwtk_challenge(st, realm, #realm, nil, 0, nil, 0, n) == E_LENGTH then
+            local buf = ffi.new("char[?]", n[0])
+            if lib.jwtk_challenge(st, realm, #realm, nil, 0, buf, n[0], n) == OK then value = ffi_string(buf, n[0]) end
+        end
+        W.challenges[key] = value
+    end
+    return value
+end
+
 -- st nil: no token (RFC 6750 3.1: a challenge without error=).
 local function deny(realm, st)
-    if st == nil then
-        ngx.header["WWW-Authenticate"] = 'Bearer realm="' .. realm .. '"'
-        return ngx.exit(401)
-    end
-    local http = lib.jwtk_status_http(st)
-    local err = W.bearer_error[st]
-    if err == nil then
-        local e = lib.jwtk_status_bearer_error(st)
-        err = e ~= C_NULL and ffi_string(e) or false
-        W.bearer_error[st] = err
-    end
-    if err then
-        ngx.header["WWW-Authenticate"] = 'Bearer realm="' .. realm .. '", error="' .. err .. '"'
-    end
-    ngx.log(ngx.INFO, "jwtk: ", http, " ", status_name(st), ": ", errmsg())
+    local http = st and lib.jwtk_status_http(st) or 401
+    local value = challenge(realm, st or E_NO_TOKEN)
+    if value then ngx.header["WWW-Authenticate"] = value end
+    if st then ngx.log(ngx.INFO, "jwtk: ", http, " ", status_name(st), ": ", errmsg()) end
     return ngx.exit(http)
 end
 
@@ -389,7 +400,6 @@ do
     end
 end
 local const_char_p = ffi.typeof("const char *")
-local bor = require("bit").bor
 local X_, J_, W_, T_ = 120, 106, 119, 116   -- x j w t
 
 -- Removes every X-Jwt-* header (any case) and returns the Authorization header as pointer, length (nil
@@ -426,17 +436,12 @@ local function scan_headers_slow()
     return auth, auth and #auth
 end
 
--- "Bearer " in any case, then the token with its surrounding spaces trimmed: offset, length (nil: none).
+-- The Authorization value's bearer token, by libjwtk's one grammar (jwtk_bearer_token): pointer, length
+-- (nil: none).
 local function bearer(p, len)
-    if len < 8 or bor(p[0], 32) ~= 98 or bor(p[1], 32) ~= 101 or bor(p[2], 32) ~= 97 or bor(p[3], 32) ~= 114 or
-        bor(p[4], 32) ~= 101 or bor(p[5], 32) ~= 114 or p[6] ~= 32 then
-        return nil
-    end
-    local first, last = 7, len - 1
-    while first <= last and p[first] == 32 do first = first + 1 end
-    while last >= first and p[last] == 32 do last = last - 1 end
-    if last < first then return nil end
-    return first, last - first + 1
+    local t = W.token
+    if lib.jwtk_bearer_token(p, len, t) ~= OK or t.len == 0 then return nil end
+    return t.ptr, t.len
 end
 
 -- opts: verifier (name, default "default"), realm (default "api"), forward_payload, forward_authorization.
@@ -457,9 +462,8 @@ function _M.access(opts)
     end
     if not auth then return deny(realm, nil) end
     local p = ffi.cast(const_char_p, auth)
-    local off, len = bearer(p, auth_len)
-    if not off then return deny(realm, nil) end
-    local token = p + off
+    local token, len = bearer(p, auth_len)
+    if not token then return deny(realm, nil) end
 
     local claims = W.claims
     claims.struct_size = ffi.sizeof(claims)

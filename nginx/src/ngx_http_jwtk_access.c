@@ -2,7 +2,7 @@
  * The access-phase handler: token -> key subrequests if due -> jwtk_verify -> claims copied for the
  * variables -> auth_jwt_require. Answers (RFC 6750, as jwtk.lua does; NGINX Plus documents no
  * challenge): a missing token is 401 with `WWW-Authenticate: Bearer realm="..."`; a rejected token is
- * jwtk_status_http's status (401; 403 for a wrong jwtk_audience; 503 while a key URL has given no keys)
+ * jwtk_status_http's status (401; 403 for an unmet jwtk_claim_*; 503 while a key URL has given no keys)
  * with `, error="invalid_token"`; an auth_jwt_require failure is its error= status (401 invalid_token,
  * 403 insufficient_scope); a key source that cannot be loaded is 500. Nothing of the token is echoed:
  * the reason goes to the error log at info level.
@@ -10,79 +10,86 @@
 #include "ngx_http_jwtk_module.h"
 
 
-/* `Bearer realm="<realm>"[, error="<error>"]`, the realm's quotes and backslashes escaped. */
+/*
+ * The WWW-Authenticate value for a jwtk status (JWTK_E_NO_TOKEN: no token
+ * came): libjwtk's jwtk_challenge, the one every front end answers with
+ * (the realm quoted, the error by the status).
+ */
 static ngx_int_t
-ngx_http_jwtk_challenge(ngx_http_request_t *r, ngx_str_t *realm, const char *error)
+ngx_http_jwtk_challenge(ngx_http_request_t *r, ngx_str_t *realm, int status)
 {
-    ngx_table_elt_t *h;
-    size_t           len;
-    u_char          *p;
+    ngx_table_elt_t  *h;
+    size_t            len;
+    u_char           *p;
 
-    len = sizeof("Bearer realm=\"\"") - 1 + 2 * realm->len;
-    if (error != NULL) {
-        len += sizeof(", error=\"\"") - 1 + ngx_strlen(error);
+    if (jwtk_challenge(status, (const char *) realm->data, realm->len, NULL, 0,
+                       NULL, 0, &len)
+        != JWTK_E_LENGTH)
+    {
+        return NGX_OK;                  /* no challenge for this status */
     }
+
     p = ngx_pnalloc(r->pool, len);
     h = ngx_list_push(&r->headers_out.headers);
     if (p == NULL || h == NULL) {
         return NGX_ERROR;
     }
+
+    if (jwtk_challenge(status, (const char *) realm->data, realm->len, NULL, 0,
+                       (char *) p, len, &len)
+        != JWTK_OK)
+    {
+        return NGX_ERROR;
+    }
+
     h->hash = 1;
 #if (nginx_version >= 1023000)
     h->next = NULL;
 #endif
     ngx_str_set(&h->key, "WWW-Authenticate");
     h->value.data = p;
-    p = ngx_cpymem(p, "Bearer realm=\"", sizeof("Bearer realm=\"") - 1);
-    p = ngx_http_jwtk_quote(p, p + 2 * realm->len, realm->data, realm->len);
-    *p++ = '"';
-    if (error != NULL) {
-        p = ngx_sprintf(p, ", error=\"%s\"", error);
-    }
-    h->value.len = p - h->value.data;
+    h->value.len = len;
     r->headers_out.www_authenticate = h;
+
     return NGX_OK;
 }
 
 
 static ngx_int_t
-ngx_http_jwtk_deny(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf, ngx_int_t http, const char *error)
+ngx_http_jwtk_deny(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
+    ngx_int_t http, int status)
 {
-    ngx_str_t realm;
+    ngx_str_t  realm;
 
     if (http == NGX_HTTP_UNAUTHORIZED || http == NGX_HTTP_FORBIDDEN) {
         if (ngx_http_complex_value(r, jcf->realm, &realm) != NGX_OK
-            || ngx_http_jwtk_challenge(r, &realm, error) != NGX_OK)
+            || ngx_http_jwtk_challenge(r, &realm, status) != NGX_OK)
         {
             return NGX_HTTP_INTERNAL_SERVER_ERROR;
         }
     }
+
     return http;
 }
 
 
-/* "Bearer" in any case, one or more spaces, the token; trailing spaces trimmed. */
+/* The Authorization header's bearer token: libjwtk's one grammar. */
 static ngx_int_t
 ngx_http_jwtk_bearer(ngx_table_elt_t *h, ngx_str_t *token)
 {
-    u_char *p, *last;
+    jwtk_str  t;
 
-    if (h == NULL || h->value.len < 8 || ngx_strncasecmp(h->value.data, (u_char *) "Bearer ", 7) != 0) {
+    if (h == NULL
+        || jwtk_bearer_token((const char *) h->value.data, h->value.len, &t)
+           != JWTK_OK
+        || t.len == 0)
+    {
         return NGX_DECLINED;
     }
-    p = h->value.data + 7;
-    last = h->value.data + h->value.len;
-    while (p < last && *p == ' ') {
-        p++;
-    }
-    while (last > p && last[-1] == ' ') {
-        last--;
-    }
-    if (p == last) {
-        return NGX_DECLINED;
-    }
-    token->data = p;
-    token->len = last - p;
+
+    token->data = (u_char *) t.ptr;
+    token->len = t.len;
+
     return NGX_OK;
 }
 
@@ -158,7 +165,8 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
     if (token.len == 0) {
         ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_MISSING);
         ctx->done = 1;
-        ctx->answer = ngx_http_jwtk_deny(r, jcf, NGX_HTTP_UNAUTHORIZED, NULL);
+        ctx->answer = ngx_http_jwtk_deny(r, jcf, NGX_HTTP_UNAUTHORIZED,
+                                         JWTK_E_NO_TOKEN);
         return ctx->answer;
     }
 
@@ -196,7 +204,7 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
         http = jwtk_status_http(st);
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0, "jwtk: %i %s: %s", http, jwtk_status_name(st),
                       jwtk_ctx_errmsg(jctx));
-        ctx->answer = ngx_http_jwtk_deny(r, jcf, http, jwtk_status_bearer_error(st));
+        ctx->answer = ngx_http_jwtk_deny(r, jcf, http, st);
         return ctx->answer;
     }
 
@@ -207,8 +215,11 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
     http = ngx_http_jwtk_check_requires(r, jcf);
     if (http != NGX_OK) {
         ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_REQUIRE);
+        /* Plus's auth_jwt_require: 403 is insufficient_scope, 401 invalid_token. */
         ctx->answer = ngx_http_jwtk_deny(r, jcf, http,
-                                         http == NGX_HTTP_FORBIDDEN ? "insufficient_scope" : "invalid_token");
+                                         http == NGX_HTTP_FORBIDDEN
+                                         ? JWTK_CLAIM_REQUIREMENT_FAILED
+                                         : JWTK_MISSING_CLAIM);
         return ctx->answer;
     }
     ctx->answer = NGX_OK;

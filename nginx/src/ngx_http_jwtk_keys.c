@@ -24,18 +24,56 @@ static void ngx_http_jwtk_free_keystore(void *data);
 static void ngx_http_jwtk_free_bodies(void *data);
 
 
-static char *
-ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *out)
+/* auth_jwt_key_file PATH: the path, and where the directive is, since the
+ * file is read only when the locations are merged. */
+char *
+ngx_http_jwtk_key_file(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
-    ngx_fd_t         fd;
-    ngx_file_info_t  fi;
-    off_t            size;
-    ssize_t          n;
+    ngx_http_jwtk_loc_conf_t  *jcf = conf;
+    ngx_str_t                 *value = cf->args->elts;
+    ngx_http_jwtk_key_file_t  *kf;
+
+    (void) cmd;
+
+    if (jcf->key_files == NGX_CONF_UNSET_PTR) {
+        jcf->key_files = ngx_array_create(cf->pool, 2,
+                                          sizeof(ngx_http_jwtk_key_file_t));
+        if (jcf->key_files == NULL) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    kf = ngx_array_push(jcf->key_files);
+    if (kf == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    kf->name = value[1];
+
+    if (ngx_http_jwtk_place_here(cf, &kf->place) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_http_jwtk_key_file_t *kf,
+    ngx_str_t *out)
+{
+    ngx_fd_t          fd;
+    ngx_str_t        *name = &kf->name;
+    ngx_file_info_t   fi;
+    off_t             size;
+    ssize_t           n;
 
     if (ngx_strlchr(name->data, name->data + name->len, '$') != NULL) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "auth_jwt_key_file \"%V\": variables in key file names are not supported "
-                           "(the files are read once, at configuration)", name);
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf->place, 0,
+                                  "auth_jwt_key_file \"%V\": variables in "
+                                  "key file names are not supported (the "
+                                  "files are read once, at configuration)",
+                                  name);
         return NGX_CONF_ERROR;
     }
     if (ngx_conf_full_name(cf->cycle, name, 1) != NGX_OK) {
@@ -43,18 +81,23 @@ ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *out)
     }
     fd = ngx_open_file(name->data, NGX_FILE_RDONLY, NGX_FILE_OPEN, 0);
     if (fd == NGX_INVALID_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno, "auth_jwt_key_file: cannot open \"%V\"", name);
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf->place, ngx_errno,
+                                  "auth_jwt_key_file: cannot open \"%V\"",
+                                  name);
         return NGX_CONF_ERROR;
     }
     if (ngx_fd_info(fd, &fi) == NGX_FILE_ERROR) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno, "auth_jwt_key_file: cannot stat \"%V\"", name);
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf->place, ngx_errno,
+                                  "auth_jwt_key_file: cannot stat \"%V\"",
+                                  name);
         ngx_close_file(fd);
         return NGX_CONF_ERROR;
     }
     size = ngx_file_size(&fi);
     if (!ngx_is_file(&fi) || size <= 0 || size > NGX_HTTP_JWTK_MAX_KEY_FILE) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "auth_jwt_key_file \"%V\": not a regular file of 1 byte to 16 MiB", name);
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf->place, 0,
+                                  "auth_jwt_key_file \"%V\": not a regular "
+                                  "file of 1 byte to 16 MiB", name);
         ngx_close_file(fd);
         return NGX_CONF_ERROR;
     }
@@ -66,11 +109,71 @@ ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *out)
     n = ngx_read_fd(fd, out->data, size);
     ngx_close_file(fd);
     if (n != size) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno, "auth_jwt_key_file: cannot read \"%V\"", name);
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf->place, ngx_errno,
+                                  "auth_jwt_key_file: cannot read \"%V\"",
+                                  name);
         return NGX_CONF_ERROR;
     }
     out->len = size;
     return NGX_CONF_OK;
+}
+
+
+/*
+ * The key files of one level were refused together: name the one at fault
+ * at its own directive. Each is loaded alone into a scratch keystore, the
+ * first refused is named; when each loads alone (a kid naming different
+ * keys in two files), the error is reported at the first file's directive.
+ * Only on failure, so a good configuration parses its files once.
+ */
+static void
+ngx_http_jwtk_key_files_refused(ngx_conf_t *cf, ngx_array_t *key_files,
+    ngx_array_t *files, jwtk_ctx *ctx, int st)
+{
+    ngx_str_t                 together, *file = files->elts;
+    ngx_uint_t                i;
+    jwtk_keystore            *scratch;
+    ngx_http_jwtk_key_file_t *kf = key_files->elts;
+    int                       one;
+
+    together.data = (u_char *) jwtk_ctx_errmsg(ctx);
+    together.len = ngx_strlen(together.data);
+    together.data = ngx_pstrdup(cf->pool, &together);
+    if (together.data == NULL) {
+        return;
+    }
+
+    for (i = 0; files->nelts > 1 && i < files->nelts; i++) {
+        if (jwtk_keystore_new(&scratch) != JWTK_OK) {
+            break;
+        }
+        one = jwtk_keystore_load_jwks_ex(scratch, NULL, 0,
+                                         (const char *) file[i].data,
+                                         file[i].len, ctx);
+        jwtk_keystore_free(scratch);
+
+        if (one != JWTK_OK) {
+            ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf[i].place, 0,
+                                      "auth_jwt_key_file \"%V\": %s (%s)",
+                                      &kf[i].name, jwtk_ctx_errmsg(ctx),
+                                      jwtk_status_name(one));
+            return;
+        }
+    }
+
+    if (files->nelts == 1) {
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf[0].place, 0,
+                                  "auth_jwt_key_file \"%V\": %V (%s)",
+                                  &kf[0].name, &together,
+                                  jwtk_status_name(st));
+        return;
+    }
+
+    ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &kf[0].place, 0,
+                              "auth_jwt_key_file \"%V\" and the %ui other "
+                              "key files of this level: %V (%s)",
+                              &kf[0].name, files->nelts - 1, &together,
+                              jwtk_status_name(st));
 }
 
 
@@ -147,7 +250,8 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_keys_t         *keys, **slot;
     ngx_http_jwtk_key_request_t  *kr;
     ngx_pool_cleanup_t           *cln;
-    ngx_str_t                    *name, *file, *uri;
+    ngx_http_jwtk_key_file_t     *kf;
+    ngx_str_t                    *file, *uri;
     ngx_uint_t                    i;
     jwtk_ctx                     *ctx;
     int                           st;
@@ -174,22 +278,29 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
         if (keys->files == NULL) {
             return NGX_CONF_ERROR;
         }
-        name = conf->key_files->elts;
+        kf = conf->key_files->elts;
         for (i = 0; i < conf->key_files->nelts; i++) {
             file = ngx_array_push(keys->files);
-            if (file == NULL || ngx_http_jwtk_read_key_file(cf, &name[i], file) != NGX_CONF_OK) {
+            if (file == NULL
+                || ngx_http_jwtk_read_key_file(cf, &kf[i], file)
+                   != NGX_CONF_OK)
+            {
                 return NGX_CONF_ERROR;
             }
         }
         st = ngx_http_jwtk_publish(cf->pool, keys, ctx);
         if (st != JWTK_OK) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "auth_jwt_key_file: %s (%s)", jwtk_ctx_errmsg(ctx),
-                               jwtk_status_name(st));
+            ngx_http_jwtk_key_files_refused(cf, conf->key_files, keys->files,
+                                            ctx, st);
             return NGX_CONF_ERROR;
         }
         if (jwtk_ctx_errmsg(ctx)[0] != '\0') {
-            ngx_conf_log_error(NGX_LOG_WARN, cf, 0, "auth_jwt_key_file: some keys were skipped: %s",
-                               jwtk_ctx_errmsg(ctx));
+            ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0].place, 0,
+                                      "auth_jwt_key_file \"%V\"%s: some keys "
+                                      "were skipped: %s", &kf[0].name,
+                                      conf->key_files->nelts > 1
+                                      ? " (and this level's other key files)"
+                                      : "", jwtk_ctx_errmsg(ctx));
         }
     }
 

@@ -35,8 +35,8 @@ static ngx_command_t ngx_http_jwtk_commands[] = {
     /* NGINX Plus's nine directives. */
     { ngx_string("auth_jwt"), JWTK_LMT | NGX_CONF_TAKE12, ngx_http_jwtk_auth_jwt,
       NGX_HTTP_LOC_CONF_OFFSET, 0, NULL },
-    { ngx_string("auth_jwt_key_file"), JWTK_LMT | NGX_CONF_TAKE1, ngx_conf_set_str_array_slot,
-      NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, key_files), NULL },
+    { ngx_string("auth_jwt_key_file"), JWTK_LMT | NGX_CONF_TAKE1, ngx_http_jwtk_key_file,
+      NGX_HTTP_LOC_CONF_OFFSET, 0, NULL },
     { ngx_string("auth_jwt_key_request"), JWTK_LMT | NGX_CONF_TAKE1, ngx_conf_set_str_array_slot,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, key_requests), NULL },
     { ngx_string("auth_jwt_key_cache"), JWTK_LOC | NGX_CONF_TAKE1, ngx_conf_set_sec_slot,
@@ -212,6 +212,7 @@ ngx_http_jwtk_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
         conf->enabled = prev->enabled == NGX_CONF_UNSET ? 0 : prev->enabled;
         conf->realm = prev->realm;
         conf->token = prev->token;
+        conf->auth_place = prev->auth_place;
     }
     ngx_conf_merge_uint_value(conf->type, prev->type, NGX_HTTP_JWTK_TYPE_SIGNED);
     ngx_conf_merge_sec_value(conf->key_cache, prev->key_cache, 0);
@@ -365,6 +366,9 @@ ngx_http_jwtk_auth_jwt(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return NGX_CONF_OK;
     }
     jcf->enabled = 1;
+    if (ngx_http_jwtk_place_here(cf, &jcf->auth_place) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
     jcf->realm = ngx_http_jwtk_compile(cf, &value[1], NULL);
     if (jcf->realm == NULL) {
         return NGX_CONF_ERROR;

@@ -12,6 +12,7 @@
  *        ngx_http_jwtk_access.c  the access-phase handler
  *        ngx_http_jwtk_vars.c    $jwt_claim_*, $jwt_header_*, auth_jwt_claim_set/header_set, $jwtk_status
  *        ngx_http_jwtk_status.c  counters summed over workers (shared memory) and the jwtk_status location
+ *        ngx_http_jwtk_place.c   a directive's file and line, for errors found after parsing
  */
 #ifndef NGX_HTTP_JWTK_MODULE_H
 #define NGX_HTTP_JWTK_MODULE_H
@@ -30,6 +31,18 @@
 
 /* How long a new worker waits for its key URLs' first answers before accepting connections (ms). */
 #define NGX_HTTP_JWTK_FIRST_FETCH_WAIT 3000
+
+/* Where a directive was written (file.len 0: nowhere recorded). */
+typedef struct {
+    ngx_str_t   file;           /* NUL-terminated */
+    ngx_uint_t  line;
+} ngx_http_jwtk_place_t;
+
+/* auth_jwt_key_file: the path as written, and where. */
+typedef struct {
+    ngx_str_t              name;
+    ngx_http_jwtk_place_t  place;
+} ngx_http_jwtk_key_file_t;
 
 /* A value the access handler copies out of a verified token for the variables (claims or header). */
 typedef struct {
@@ -84,10 +97,11 @@ typedef struct {
     ngx_flag_t                 enabled;       /* auth_jwt: NGX_CONF_UNSET, 0 (off) or 1 */
     ngx_http_complex_value_t  *realm;
     ngx_http_complex_value_t  *token;         /* token=$variable; NULL: Authorization: Bearer */
+    ngx_http_jwtk_place_t      auth_place;    /* where auth_jwt was written */
     ngx_uint_t                 type;          /* auth_jwt_type */
 
     /* key sources: one group, inherited together */
-    ngx_array_t               *key_files;     /* ngx_str_t paths */
+    ngx_array_t               *key_files;     /* ngx_http_jwtk_key_file_t */
     ngx_array_t               *key_requests;  /* ngx_str_t uris */
     ngx_str_t                  key_url;       /* jwtk_key_url's URL, or jwtk_oidc's issuer */
     ngx_array_t               *key_url_args;  /* ngx_str_t name=value */
@@ -153,7 +167,14 @@ u_char *ngx_http_jwtk_quote(u_char *p, u_char *last, const u_char *s, size_t n);
 
 char *ngx_http_jwtk_claim_requirement(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 
+/* ngx_http_jwtk_place.c */
+ngx_int_t ngx_http_jwtk_place_here(ngx_conf_t *cf,
+    ngx_http_jwtk_place_t *place);
+void ngx_cdecl ngx_http_jwtk_place_error(ngx_uint_t level, ngx_conf_t *cf,
+    ngx_http_jwtk_place_t *place, ngx_err_t err, const char *fmt, ...);
+
 /* ngx_http_jwtk_keys.c */
+char *ngx_http_jwtk_key_file(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 char *ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf);
 ngx_int_t ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy,
     ngx_http_jwtk_ctx_t *ctx);

@@ -190,14 +190,14 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     int                         st;
 
     if (conf->keys == NULL && conf->provider == NULL) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
                            "auth_jwt without a key source: add auth_jwt_key_file, auth_jwt_key_request, "
                            "jwtk_key_url or jwtk_provider (NGINX Plus would skip the signature check here; "
                            "jwt-kernel refuses to)");
         return NGX_CONF_ERROR;
     }
     if (conf->key_url.len != 0 && !conf->key_discovery && conf->issuers == NULL && conf->provider == NULL) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
                            "jwtk_key_url needs jwtk_issuer or jwtk_provider: the fetched keys are the issuer's");
         return NGX_CONF_ERROR;
     }
@@ -287,8 +287,9 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
     st = jwtk_verifier_new_ex((const char *) j.data, j.len, conf->keys->keystore, ctx, &policy->verifier);
     if (st != JWTK_OK) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "auth_jwt: %s (%s)", jwtk_ctx_errmsg(ctx),
-                           jwtk_status_name(st));
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
+                                  "auth_jwt: %s (%s)", jwtk_ctx_errmsg(ctx),
+                                  jwtk_status_name(st));
         return NGX_CONF_ERROR;
     }
     cln->handler = ngx_http_jwtk_free_verifier;

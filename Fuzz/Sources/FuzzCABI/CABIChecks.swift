@@ -73,7 +73,7 @@ func requireKnown(_ status: CInt, _ call: String) {
     let wantHTTP: CInt =
         switch status {
         case 0: 200
-        case 11, 20: 403
+        case 20: 403
         case 19: 503
         case 1...18: 401
         default: 500

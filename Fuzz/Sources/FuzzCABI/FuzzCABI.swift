@@ -3,7 +3,8 @@
 //   0  verifier configuration JSON: jwtk_verifier_new_ex on the prepared keystore, then the
 //      fixture token through the new verifier;
 //   1  a raw token through jwtk_verify (prepared HMAC keystore, with and without the cache) and
-//      jwtk_verify_batch, then jwtk_claim lookups of a fixed list of names;
+//      jwtk_verify_batch, then jwtk_claim lookups of a fixed list of names; the same bytes as an
+//      Authorization value and a realm through the gateway contract (GatewayContractChecks.swift);
 //   2  structure-aware: `headerJSON 0x00 claimsJSON [0x00 name]...`, signed HS256, verified, and
 //      every name after the claims looked up with jwtk_claim;
 //   3  a key document through jwtk_keystore_load_jwks_ex into a fresh keystore, then the fixture
@@ -55,6 +56,7 @@ func fuzzConfig(_ config: [UInt8]) {
 
 /// Mode 1: a raw token through both prepared verifiers and the batch path; the core must agree.
 func fuzzToken(_ token: [UInt8], names: [[UInt8]]) {
+    checkGatewayContract(token)
     let status = verifyAndCheck(CABIFixture.verifier, token, now: FuzzFixtures.now)
     let want = token.withUnsafeBytes { CABIFixture.core.check($0) }
     require(

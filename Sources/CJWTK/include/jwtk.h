@@ -71,6 +71,9 @@ extern "C" {
  * JWTK_VERSION_NUMBER is major * 1000000 + minor * 1000 + patch. Both follow the top-level VERSION file
  * (scripts/version-check.sh; --set rewrites them).
  */
+/* "After 0.1.0" below marks what came after the 0.1.0 release (2026-11-24). Until the next release a
+ * library built from the main branch still reports 0.1.0, so test for a function's presence, not the
+ * version, when the build's origin is not a release. */
 #define JWTK_VERSION        "0.1.0"
 #define JWTK_VERSION_NUMBER 1000
 
@@ -96,7 +99,7 @@ int jwtk_version_number(void);
 #define JWTK_EXPIRED               8   /* exp past (with leeway), or older than max_age */
 #define JWTK_NOT_YET_VALID         9   /* nbf in the future */
 #define JWTK_BAD_ISSUER           10
-#define JWTK_BAD_AUDIENCE         11   /* HTTP 403 */
+#define JWTK_BAD_AUDIENCE         11   /* HTTP 401 (403 in 0.1.0) */
 #define JWTK_MISSING_CLAIM        12
 #define JWTK_BAD_CLAIM_TYPE       13
 #define JWTK_CRIT_UNSUPPORTED     14
@@ -128,7 +131,7 @@ int jwtk_version_number(void);
 #define JWTK_E_UTF8              (-4)  /* a text argument (issuer, claim name) is not valid UTF-8 */
 #define JWTK_E_CONFIG            (-5)  /* verifier config: not JSON, unknown key, wrong type or value */
 #define JWTK_E_STRUCT_SIZE       (-6)  /* struct_size of an out-struct is smaller than this version's */
-#define JWTK_E_NO_TOKEN          (-7)  /* jwtk_claim on a ctx whose last jwtk_verify did not succeed */
+#define JWTK_E_NO_TOKEN          (-7)  /* jwtk_claim on a ctx whose last jwtk_verify did not succeed; jwtk_challenge: no token came */
 #define JWTK_E_UNAVAILABLE       (-8)  /* not available in this build (remote keys) */
 #define JWTK_E_RANGE             (-9)  /* a number out of range (negative now, n too large, unknown flag bits) */
 #define JWTK_E_SYNTAX            (-10) /* a text argument breaks its grammar (jwtk_claim_at: not an RFC 6901 pointer) */
@@ -189,7 +192,8 @@ int  jwtk_keystore_new(jwtk_keystore **out);
 void jwtk_keystore_free(jwtk_keystore *ks);
 
 /* Replaces the keys of `issuer` (exact iss, 1-4096 bytes of UTF-8; NULL, 0: keys for tokens of any issuer) with the
- * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, or a {kid: PEM} certificate map.
+ * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, a {kid: PEM} certificate map, or (after 0.1.0) one PEM
+ * public key or certificate (no kid: it verifies tokens without one), told apart as the jwtk CLI's --jwks does.
  * Keys the kernel refuses (weak, malformed, wrong use, ...) are skipped and the rest load: JWTK_OK.
  * If the document is not a key set, or none of its keys is usable, the old keys stay and the key
  * error code is returned (JWTK_NOT_A_KEY_SET, JWTK_WEAK_KEY, ...): a failed refresh never removes keys.
@@ -197,13 +201,13 @@ void jwtk_keystore_free(jwtk_keystore *ks);
  * any-issuer keys; with neither, the token is JWTK_KEYS_UNAVAILABLE (the verifier accepts that issuer,
  * or the store holds no keys at all) or JWTK_UNKNOWN_ISSUER. */
 int  jwtk_keystore_load_jwks(jwtk_keystore *ks, const char *issuer, size_t issuer_len,   /* NULL, 0: any issuer */
-                             const char *jwks, size_t jwks_len);                         /* JWKS, JWK or {kid: PEM} map */
+                             const char *jwks, size_t jwks_len);                         /* JWKS, JWK, {kid: PEM} map or PEM */
 /* The same; `ctx` (may be NULL) receives the detail in jwtk_ctx_errmsg: why the load failed, or on
  * JWTK_OK which keys were refused and why (by kid, never key material). */
 int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
                                 const char *jwks, size_t jwks_len, jwtk_ctx *ctx);
 /* Several documents for one issuer at once (appended after 0.1.0): replaces the keys of `issuer` with the
- * union of the key sets docs[0..n) (each a JWKS, JWK or {kid: PEM} map; 1 <= n <= 1024, 16 MiB in all),
+ * union of the key sets docs[0..n) (each a JWKS, JWK, {kid: PEM} map or PEM key; 1 <= n <= 1024, 16 MiB in all),
  * published together, as a host with several key files or URLs for one issuer needs (loading them one by
  * one would leave only the last). If any document is not a key set, or together they hold no usable key,
  * nothing is published and the old keys stay (the message names the document by position, from 1). A
@@ -254,10 +258,13 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *                                     or object among the values, a bad pointer: JWTK_E_CONFIG naming
  *                                     "claims[i]" and the member. Checked without allocating.
  *   "max_token_size": 16384           bytes, 1 .. 1073741824
- *   "provider": "apple"               preset: apple, google, facebook, line (issuers, algorithms,
+ *   "provider": "apple"               preset (the one table of every surface: CLI, issuer files,
+ *                                     Swift): apple, google, facebook, line (issuers, algorithms,
  *                                     required claims; give "audiences"), firebase (give
  *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
- *                                     explicit keys above override the preset's values;
+ *                                     explicit keys above override the preset's values; a preset
+ *                                     with no (or an empty) audience is JWTK_E_CONFIG: it would
+ *                                     admit the provider's tokens for every application;
  *                                     "project_id"/"tenant_id" with another provider are JWTK_E_CONFIG
  *   "channel_secret": "..."           provider line only: LINE web login's channel secret (its UTF-8
  *                                     bytes, at least 32), for HS256 ID tokens (no kid); merged into
@@ -438,6 +445,33 @@ typedef struct jwtk_stats {
  * child whose keystore was started before the fork, this call restarts the refresher (see
  * jwtk_keystore_start). */
 int  jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * The gateway contract (appended after 0.1.0): what every front end does around a verification,
+ * done once here so that the nginx module, the Lua handler and any other host answer alike.
+ * Neither function needs a handle; both are thread-safe, allocate nothing and never echo token bytes.
+ */
+
+/* The token of an Authorization field value (`value`, `len` bytes; RFC 6750 section 2.1 with RFC 9110
+ * section 11): the scheme "Bearer" in any case, one or more spaces (SP only), a b64token (ALPHA, DIGIT,
+ * "-", ".", "_", "~", "+", "/", then "=" padding); spaces and tabs around the whole value are skipped
+ * (they are not part of a field value). Anything else is no bearer token: another scheme, a tab after
+ * the scheme, a space or comma inside the token, no token. JWTK_OK with `token` pointing into `value`,
+ * or with token->ptr NULL and token->len 0 when the value holds no bearer token (answer 401 with the
+ * challenge of JWTK_E_NO_TOKEN). JWTK_E_NULL if `token` is NULL, or `value` NULL with len > 0. */
+int  jwtk_bearer_token(const char *value, size_t len, jwtk_str *token);
+
+/* The WWW-Authenticate value for answering `status` (RFC 6750 section 3): JWTK_E_NO_TOKEN (no token
+ * came) gives `Bearer realm="<realm>"`; a token error gives `Bearer realm="<realm>", error="<e>"` with
+ * jwtk_status_bearer_error's e ("invalid_token"; "insufficient_scope" for
+ * JWTK_CLAIM_REQUIREMENT_FAILED, with `, scope="<scope>"` when scope_len > 0). The realm and scope are
+ * written as quoted-string content: '"' and '\' escaped, control characters dropped. Any other status
+ * (JWTK_OK, JWTK_KEYS_UNAVAILABLE: answered 503 without a challenge, key errors, misuse) has no
+ * challenge: *out_len = 0. Writes at most `cap` bytes to `buf` (no NUL) and sets *out_len to the whole
+ * length; JWTK_E_LENGTH when it did not fit (call again with *out_len bytes). `buf` may be NULL when
+ * cap is 0 (to measure). JWTK_E_NULL if out_len is NULL, or realm/scope NULL with a length > 0. */
+int  jwtk_challenge(int status, const char *realm, size_t realm_len, const char *scope, size_t scope_len,
+                    char *buf, size_t cap, size_t *out_len);
 
 #ifdef __cplusplus
 }

@@ -22,11 +22,11 @@ extension JWTVerifier {
     @_spi(Internals)
     @inline(__always)
     public func lendCached(
-        _ token: UnsafeRawBufferPointer, _ probe: CacheProbe, cacheOutcome: inout CacheOutcome,
+        _ token: UnsafeRawBufferPointer, _ probe: CacheProbe, at now: Int64?, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         guard let cache, probe.entry.policy == policyFingerprint else { return false }
         cacheOutcome = .hit
-        return try lend(probe.entry, token, hash: probe.hash, cache: cache, body)
+        return try lend(probe.entry, token, hash: probe.hash, cache: cache, at: now, body)
     }
 }

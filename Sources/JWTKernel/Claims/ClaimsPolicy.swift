@@ -6,8 +6,14 @@ public struct ClaimsPolicy: Sendable {
     public var algorithms: AlgorithmSet = .all
     /// Accepted `iss` values (exact match). Empty: `iss` is not checked.
     public var issuers: [String] = []
-    /// Accepted audiences; the token's `aud` (string or array) must contain one. Empty: not checked.
+    /// Accepted audiences; the token's `aud` (string or array) must contain one. Empty: not checked,
+    /// unless `audienceRequired`.
     public var audiences: [String] = []
+    /// The policy is meaningless without an audience (an ID token is only meaningful for the app it was
+    /// issued to: OpenID Connect Core §3.1.3.7, step 3): with no `audiences`, every token fails with
+    /// `bad_audience` instead of being accepted whatever its `aud`. The provider presets set it, so a preset
+    /// built with an empty client ID list fails closed even where no configuration check refused it.
+    public var audienceRequired = false
     /// Seconds of clock skew tolerated on `exp`, `nbf` and `iat`.
     public var leeway: Int64 = 60
     public var requireExpiration = true

@@ -10,6 +10,8 @@ struct CompiledPolicy: Sendable {
     let algorithms: AlgorithmSet
     let issuers: [[UInt8]]
     let audiences: [[UInt8]]
+    /// `!audiences.isEmpty || policy.audienceRequired`: an empty list with a required audience admits nothing.
+    let checksAudience: Bool
     let leeway: Double
     let requireExpiration: Bool
     let rejectIssuedInFuture: Bool
@@ -30,7 +32,7 @@ struct CompiledPolicy: Sendable {
     /// several verifiers only serves entries checked under the same policy.
     var fingerprint: UInt64 {
         var text =
-            "\(algorithms.rawValue)|\(issuers)|\(audiences)|\(leeway)|\(requireExpiration)|\(rejectIssuedInFuture)|"
+            "\(algorithms.rawValue)|\(issuers)|\(audiences)|\(checksAudience)|\(leeway)|\(requireExpiration)|\(rejectIssuedInFuture)|"
         text +=
             "\(String(describing: maxAge))|\(requiredClaims)|\(String(describing: expectedType))|\(String(describing: expectedNonce))"
         // Requirements are checked only when a token enters the cache: a policy with other requirements
@@ -45,6 +47,7 @@ struct CompiledPolicy: Sendable {
         algorithms = p.algorithms
         issuers = p.issuers.map { Array($0.utf8) }
         audiences = p.audiences.map { Array($0.utf8) }
+        checksAudience = !p.audiences.isEmpty || p.audienceRequired
         leeway = Double(max(0, p.leeway))
         requireExpiration = p.requireExpiration
         rejectIssuedInFuture = p.rejectIssuedInFuture
@@ -100,14 +103,14 @@ struct CompiledPolicy: Sendable {
     /// top-level claim (in stack memory), so checking them needs no further walk of the claims. Same checks
     /// in the same order, the clock read after the claims, as `check` does.
     func readAndCheckRequirements(
-        _ payload: UnsafeRawBufferPointer, clock: any JWTClock
+        _ payload: UnsafeRawBufferPointer, at now: Int64?, clock: any JWTClock
     ) throws(JWTError) -> RegisteredClaims {
         try withUnsafeTemporaryAllocation(of: JSONSpan.self, capacity: requirements.count) {
             (heads) throws(JWTError) -> RegisteredClaims in
             heads.initialize(repeating: CompiledRequirement.absentHead)
             let claims = try RegisteredClaims.read(
                 payload, required: requiredKeys, requiredNames: requiredClaims, recording: requirements, into: heads)
-            try checkTimes(claims, now: clock.now())
+            try checkTimes(claims, now: now ?? clock.now())
             try checkIdentity(claims, in: payload, requirementHeads: UnsafeBufferPointer(heads))
             return claims
         }
@@ -159,7 +162,10 @@ struct CompiledPolicy: Sendable {
                 throw JWTError(.badIssuer, "iss is not an accepted issuer")
             }
         }
-        if !audiences.isEmpty {
+        if checksAudience {
+            guard !audiences.isEmpty else {
+                throw JWTError(.badAudience, "no audience is configured, and this policy requires one")
+            }
             guard let aud = c.aud else { throw JWTError(.missingClaim, "aud is required") }
             var matched = false
             try RegisteredClaims.forEachAudience(aud, in: claims) { (element) throws(JWTError) in

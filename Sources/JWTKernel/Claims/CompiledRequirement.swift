@@ -64,7 +64,8 @@ final class CompiledRequirements: @unchecked Sendable {
             }
             let record = CompiledRequirement(
                 headKey: JSONNameKey(bytes: headName), headName: copy(headName), rest: copy(Array(pointer[next...])),
-                kind: kind, values: UnsafeBufferPointer(rebasing: values[0..<set.count]))
+                kind: kind, values: UnsafeBufferPointer(rebasing: values[0..<set.count]),
+                label: ClaimRequirementLabel(r))
             (records.baseAddress! + i).initialize(to: record)
             filter |= CompiledRequirement.filterBit(record.headKey)
         }
@@ -142,6 +143,8 @@ struct CompiledRequirement {
     let rest: UnsafeRawBufferPointer
     let kind: Kind
     let values: UnsafeBufferPointer<CompiledClaimValue>
+    /// What a failure names (prepared at compile time: naming costs a pointer copy).
+    let label: ClaimRequirementLabel
 
     /// An RFC 6901 reference token's bytes with "~1" as "/" and "~0" as "~" (the syntax was checked).
     static func unescaped(_ token: [UInt8]) -> [UInt8] {
@@ -169,8 +172,13 @@ struct CompiledRequirement {
     /// "Not found (yet)" in a heads buffer.
     static let absentHead = JSONSpan(start: -1, end: -1, kind: .null)
 
-    /// The requirement, given the span of its top-level claim (nil: absent).
+    /// The requirement, given the span of its top-level claim (nil: absent); a failure names it.
+    @inline(__always)
     func check(_ top: JSONSpan?, _ claims: UnsafeRawBufferPointer) throws(JWTError) {
+        do throws(JWTError) { try checkValue(top, claims) } catch { throw error.naming(label) }
+    }
+
+    private func checkValue(_ top: JSONSpan?, _ claims: UnsafeRawBufferPointer) throws(JWTError) {
         let found = rest.isEmpty ? top : top.flatMap { JSONPointer.resolve(rest, in: claims, from: $0) }
         guard let span = found else {
             throw JWTError(.claimRequirementFailed, "a claim a requirement names is absent")

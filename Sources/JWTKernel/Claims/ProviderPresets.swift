@@ -2,56 +2,68 @@
 /// Issuers and algorithms are the providers' published ones; see
 /// ../shared/notes/providers.md for the traps each preset avoids.
 extension ClaimsPolicy {
+    /// A provider's policy: its audience is required (`audienceRequired`), so an empty client ID list
+    /// admits no token instead of every application's.
+    private static func provider(
+        _ algorithms: [JWTAlgorithm], issuers: [String], audiences: [String], requiredClaims: [String],
+        nonce: String? = nil
+    ) -> ClaimsPolicy {
+        var policy = ClaimsPolicy(
+            algorithms: AlgorithmSet(algorithms), issuers: issuers, audiences: audiences,
+            requiredClaims: requiredClaims, expectedNonce: nonce)
+        policy.audienceRequired = true
+        return policy
+    }
+
     /// Sign in with Apple identity tokens. `audience`: the bundle ID or Services ID.
     /// Apple's `nonce` is the SHA-256 of the app's raw nonce, as the app sent it.
     public static func apple(audience: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.rs256]), issuers: ["https://appleid.apple.com"], audiences: audience,
-            requiredClaims: ["sub", "iat"], expectedNonce: nonce)
+        provider(
+            [.rs256], issuers: ["https://appleid.apple.com"], audiences: audience, requiredClaims: ["sub", "iat"],
+            nonce: nonce)
     }
 
     /// Sign in with Apple server-to-server notifications (`AppleServerNotification`): Apple's keys and issuer, as
     /// `apple(audience:nonce:)`, but no `sub` required (the user is inside the `events` claim) and no nonce.
     /// `audience`: the app's bundle ID (the primary App ID the notification endpoint is registered on).
     public static func appleServerNotifications(audience: [String]) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.rs256]), issuers: ["https://appleid.apple.com"], audiences: audience,
-            requiredClaims: ["iat", "events"])
+        provider(
+            [.rs256], issuers: ["https://appleid.apple.com"], audiences: audience, requiredClaims: ["iat", "events"])
     }
 
     /// Google ID tokens. Google issues both spellings of its issuer.
     public static func google(clientIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.rs256]), issuers: ["https://accounts.google.com", "accounts.google.com"],
-            audiences: clientIDs, requiredClaims: ["sub", "iat"], expectedNonce: nonce)
+        provider(
+            [.rs256], issuers: ["https://accounts.google.com", "accounts.google.com"], audiences: clientIDs,
+            requiredClaims: ["sub", "iat"], nonce: nonce)
     }
 
     /// Firebase Auth ID tokens: issuer and audience are both derived from the project ID.
     public static func firebase(projectID: String) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.rs256]), issuers: ["https://securetoken.google.com/\(projectID)"],
-            audiences: [projectID], requiredClaims: ["sub", "iat", "auth_time"])
+        provider(
+            [.rs256], issuers: ["https://securetoken.google.com/\(projectID)"], audiences: [projectID],
+            requiredClaims: ["sub", "iat", "auth_time"])
     }
 
     /// Facebook Limited Login tokens; both issuer spellings have been seen.
     public static func facebook(appIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.rs256]), issuers: ["https://www.facebook.com", "https://facebook.com"],
-            audiences: appIDs, requiredClaims: ["sub"], expectedNonce: nonce)
+        provider(
+            [.rs256], issuers: ["https://www.facebook.com", "https://facebook.com"], audiences: appIDs,
+            requiredClaims: ["sub"], nonce: nonce)
     }
 
     /// LINE Login: ES256 with LINE's JWKS (native SDK / LIFF), or HS256 with the
     /// channel secret (web login); pass the key set that matches.
     public static func line(channelIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.es256, .hs256]), issuers: ["https://access.line.me"], audiences: channelIDs,
-            requiredClaims: ["sub"], expectedNonce: nonce)
+        provider(
+            [.es256, .hs256], issuers: ["https://access.line.me"], audiences: channelIDs, requiredClaims: ["sub"],
+            nonce: nonce)
     }
 
     /// Microsoft identity platform tokens for one tenant (v2.0 and v1 issuers).
     public static func microsoft(tenantID: String, clientIDs: [String]) -> ClaimsPolicy {
-        ClaimsPolicy(
-            algorithms: AlgorithmSet([.rs256]),
+        provider(
+            [.rs256],
             issuers: ["https://login.microsoftonline.com/\(tenantID)/v2.0", "https://sts.windows.net/\(tenantID)/"],
             audiences: clientIDs, requiredClaims: ["sub"])
     }

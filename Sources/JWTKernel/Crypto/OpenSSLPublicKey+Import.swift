@@ -116,6 +116,13 @@ extension OpenSSLPublicKey {
                     }
                     return OpenSSLPublicKey(adopting: pkey)
                 }
+                // A private key is the commonest wrong file: say what it is and what to give instead.
+                if pem.contains("PRIVATE KEY-----") {
+                    throw KeyError(
+                        .notAKeySet,
+                        "PEM holds a private key, which verification never needs: give its public key "
+                            + "(openssl pkey -in KEY -pubout) or its certificate")
+                }
                 throw KeyError(.notAKeySet, "PEM holds neither a CERTIFICATE nor a PUBLIC KEY")
             }
         }.get()

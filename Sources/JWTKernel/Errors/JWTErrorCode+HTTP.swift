@@ -2,12 +2,14 @@
 /// `jwtk_status_bearer_error`, the nginx module and the Hummingbird and Vapor integrations, so that every
 /// front end gives the same status and RFC 6750 challenge for the same code (docs/ERRORS.md).
 extension JWTErrorCode {
-    /// 403 for `bad_audience` and `claim_requirement_failed` (a genuine token that does not grant this
-    /// service), 503 for `keys_unavailable` (the server cannot check any token of that issuer yet: its fault,
-    /// not the client's), 401 for the rest.
+    /// 403 for `claim_requirement_failed` (a genuine token without the privilege this resource asks for),
+    /// 503 for `keys_unavailable` (the server cannot check any token of that issuer yet: its fault, not the
+    /// client's), 401 for the rest. A token for another audience is 401 `invalid_token`: RFC 6750 §3.1 pairs
+    /// `invalid_token` with 401, RFC 9068 §4 says a resource server rejects a wrong `aud` as `invalid_token`,
+    /// and NGINX Plus answers 401 (it was 403 in 0.1.0).
     public var httpStatus: Int {
         switch self {
-        case .badAudience, .claimRequirementFailed: return 403
+        case .claimRequirementFailed: return 403
         case .keysUnavailable: return 503
         default: return 401
         }

@@ -14,12 +14,17 @@ public indirect enum JSONValue: Sendable, Equatable {
         public var value: JSONValue
     }
 
+    /// Parses a whole document. A malformed one throws an error whose `offset` is where parsing stopped
+    /// (`JWTError.message(locatedIn:)` shows it as a line and column).
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 32) throws(JWTError) -> JSONValue {
         let copy = Array(bytes)
         return try copy.withUnsafeBytes { raw in
             Result { () throws(JWTError) -> JSONValue in
                 var parser = JSONParser(raw, maxDepth: maxDepth)
-                let span = try parser.parseDocument()
+                let span: JSONSpan
+                // The parser stops where the document went wrong: the error notes that offset (off the
+                // token path, which uses JSONParser directly and never pays for it).
+                do throws(JWTError) { span = try parser.parseDocument() } catch { throw error.at(offset: parser.pos) }
                 return try build(span, raw, maxDepth: maxDepth)
             }
         }.get()

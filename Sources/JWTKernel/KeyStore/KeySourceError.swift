@@ -13,6 +13,8 @@ public struct KeySourceError: Error, Sendable, Equatable, CustomStringConvertibl
         case truncated
         /// The document is JSON but not a key set, or no key in it is usable.
         case badDocument = "bad_document"
+        /// The source is refused as configured, before any fetch (a provider preset without its audience).
+        case badConfiguration = "bad_configuration"
         case other
     }
 

@@ -12,16 +12,14 @@ import Glibc
 /// only load `generation` to see whether it is still current. Only when it is
 /// not do they take the mutex, held just to copy (retain) the reference and
 /// read the generation that goes with it: never while a snapshot is built,
-/// parsed or freed. A pthread mutex because ThreadSanitizer understands it
-/// (see `Locked`).
+/// parsed or freed (`PThreadLock`, the one mutex).
 // Safety: @unchecked because `current` is read and written only between lock and unlock of `mutex`;
 // `generation` is atomic.
 final class SnapshotCell<Snapshot: AnyObject & Sendable>: @unchecked Sendable {
     /// Written (under the mutex, after `current`) by every `store`; starts at 1,
     /// so 0 can mean "nothing cached" in a reader's cache. 64 bits never wrap.
     let generation = Atomic<UInt64>(1)
-    // Safety: allocated once, initialized before use, destroyed and freed in deinit only.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PThreadLock()
     private var current: Snapshot
     /// Keeps the generations of neighbouring cells (allocated one after another)
     /// on different cache lines, so a publication in one stripe does not evict
@@ -30,13 +28,6 @@ final class SnapshotCell<Snapshot: AnyObject & Sendable>: @unchecked Sendable {
 
     init(_ initial: Snapshot) {
         current = initial
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// The current snapshot, retained for the caller.
@@ -44,10 +35,10 @@ final class SnapshotCell<Snapshot: AnyObject & Sendable>: @unchecked Sendable {
 
     /// The current snapshot, retained for the caller, and its generation.
     func loadWithGeneration() -> (snapshot: Snapshot, generation: UInt64) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let snapshot = current
         let g = generation.load(ordering: .relaxed)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         return (snapshot, g)
     }
 
@@ -56,11 +47,11 @@ final class SnapshotCell<Snapshot: AnyObject & Sendable>: @unchecked Sendable {
     /// snapshot is released after the unlock, so freeing its keys never happens
     /// under the lock (and only once no reader's cache holds it any more).
     func store(_ next: Snapshot) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let previous = current
         current = next
         generation.wrappingAdd(1, ordering: .releasing)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         withExtendedLifetime(previous) {}
     }
 }

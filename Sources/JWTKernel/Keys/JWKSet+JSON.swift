@@ -11,7 +11,7 @@ extension JWKSet {
     public init(json: some Collection<UInt8>, allowMixedKeyTypes: Bool = false) throws(KeyError) {
         let document: JSONValue
         do { document = try JSONValue.parse(json) } catch {
-            throw KeyError(.notAKeySet, "not valid JSON: \(error.message)")
+            throw KeyError(.notAKeySet, "not valid JSON: \(error.message(locatedIn: json))")
         }
         guard let members = document.objectValue else { throw KeyError(.notAKeySet, "a key set must be a JSON object") }
 

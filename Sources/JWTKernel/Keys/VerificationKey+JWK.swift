@@ -92,7 +92,7 @@ extension VerificationKey {
     public convenience init(jwkJSON: some Collection<UInt8>) throws(KeyError) {
         let value: JSONValue
         do { value = try JSONValue.parse(jwkJSON) } catch {
-            throw KeyError(.malformed, "JWK is not valid JSON: \(error.message)")
+            throw KeyError(.malformed, "JWK is not valid JSON: \(error.message(locatedIn: jwkJSON))")
         }
         try self.init(jwk: value)
     }

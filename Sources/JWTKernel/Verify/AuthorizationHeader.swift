@@ -1,25 +1,55 @@
-/// Reads the token of an `Authorization: Bearer <token>` header (RFC 6750 section 2.1), for the
-/// framework integrations: one reading for Hummingbird and Vapor alike. (Not called `BearerAuthorization`:
-/// Vapor has a type of that name, and its users import both modules.)
+/// Reads the token of an `Authorization: Bearer <token>` value: the one grammar of every front end (the
+/// Swift integrations, the forward-auth agent, and through `jwtk_bearer_token` the nginx module, the Lua
+/// handler and the C library's other hosts). (Not called `BearerAuthorization`: Vapor has a type of that
+/// name, and its users import both modules.)
+///
+/// RFC 6750 section 2.1 with RFC 9110 section 11: `credentials = auth-scheme 1*SP b64token`, the scheme
+/// matched case-insensitively (`bearer` and `BEARER` are Bearer too, which hummingbird-auth's `headers.bearer`
+/// does not accept), `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`. Anything
+/// else is no bearer token: a tab after the scheme, a space or a comma inside the token, an empty token. The
+/// value's own leading and trailing spaces and tabs are not part of it (RFC 9110 section 5.5: OWS around a
+/// field value), so they are skipped. The token is not checked further here: the verifier refuses anything
+/// that is not a compact JWS.
 public enum AuthorizationHeader {
-    /// The token, or nil when the header is another scheme or has no token. The scheme is matched
-    /// case-insensitively (RFC 9110 section 11.1: `bearer` and `BEARER` are Bearer too, which
-    /// hummingbird-auth's `headers.bearer` does not accept), spaces around the token are skipped; the
-    /// token itself is not checked here (the verifier refuses anything that is not a compact JWS).
+    /// The token, or nil when the value is another scheme or no bearer credential.
     public static func bearerToken(in header: some StringProtocol) -> Substring? {
         let text = Substring(header)
-        let scheme = "bearer"
-        guard text.utf8.count > scheme.utf8.count else { return nil }
-        var index = text.startIndex
-        for expected in scheme.utf8 {
-            guard let byte = text.utf8[index...].first, byte | 0x20 == expected else { return nil }
-            index = text.utf8.index(after: index)
+        let range: Range<Int>? =
+            text.utf8.withContiguousStorageIfAvailable {
+                bearerTokenRange(in: UnsafeRawBufferPointer($0))
+            } ?? Array(text.utf8).withUnsafeBytes { bearerTokenRange(in: $0) }
+        guard let range else { return nil }
+        let start = text.utf8.index(text.startIndex, offsetBy: range.lowerBound)
+        let end = text.utf8.index(start, offsetBy: range.count)
+        return text[start..<end]
+    }
+
+    /// The same on bytes, allocation-free (the C library's `jwtk_bearer_token`): the token's byte range.
+    public static func bearerTokenRange(in value: UnsafeRawBufferPointer) -> Range<Int>? {
+        var start = 0
+        var end = value.count
+        while start < end, value[start] == 0x20 || value[start] == 0x09 { start += 1 }
+        while end > start, value[end - 1] == 0x20 || value[end - 1] == 0x09 { end -= 1 }
+        let scheme: StaticString = "bearer"
+        let schemeLength = scheme.utf8CodeUnitCount
+        guard end - start > schemeLength + 1 else { return nil }
+        for i in 0..<schemeLength where value[start + i] | 0x20 != scheme.utf8Start[i] { return nil }
+        var index = start + schemeLength
+        guard value[index] == 0x20 else { return nil }
+        while index < end, value[index] == 0x20 { index += 1 }
+        let token = index
+        while index < end, isTokenCharacter(value[index]) { index += 1 }
+        guard index > token else { return nil }
+        while index < end, value[index] == 0x3D { index += 1 }  // "=" padding, only at the end
+        return index == end ? token..<end : nil
+    }
+
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/".
+    @inline(__always)
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E, 0x2B, 0x2F: true
+        default: false
         }
-        let rest = text[index...]
-        guard let first = rest.first, first == " " || first == "\t" else { return nil }
-        let token = rest.drop(while: { $0 == " " || $0 == "\t" })
-        let trimmed = token.reversed().drop(while: { $0 == " " || $0 == "\t" }).count
-        let end = token.index(token.startIndex, offsetBy: trimmed)
-        return trimmed == 0 ? nil : token[token.startIndex..<end]
     }
 }

@@ -8,18 +8,19 @@ extension JWTVerifier {
     /// Verifies `tokens[i]` into `results[i]` (nil: valid) using up to
     /// `threads` cores via `DispatchQueue.concurrentPerform`. Work is split into
     /// a few contiguous chunks per thread, so there is no per-token task and no
-    /// allocation per token; results stay in input order.
+    /// allocation per token; results stay in input order. `now`: the time every token is judged at
+    /// (Unix seconds), nil for this verifier's clock.
     public func verifyBatch(
         _ tokens: UnsafeBufferPointer<UnsafeRawBufferPointer>,
         results: UnsafeMutableBufferPointer<JWTError?>,
-        threads: Int = JWTVerifier.coreCount
+        threads: Int = JWTVerifier.coreCount, at now: Int64? = nil
     ) {
         precondition(results.count >= tokens.count, "results buffer is smaller than the token list")
         let n = tokens.count
         guard n > 0 else { return }
         let workers = max(1, min(threads, n))
         if workers == 1 {
-            for i in 0..<n { results[i] = check(tokens[i]) }
+            for i in 0..<n { results[i] = check(tokens[i], at: now) }
             return
         }
         // Four chunks per worker evens out tokens of different cost (RSA vs EC, cache hits).
@@ -28,7 +29,7 @@ extension JWTVerifier {
         nonisolated(unsafe) let out = results, input = tokens
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let start = n * chunk / chunks, end = n * (chunk + 1) / chunks
-            for i in start..<end { out[i] = check(input[i]) }
+            for i in start..<end { out[i] = check(input[i], at: now) }
         }
     }
 

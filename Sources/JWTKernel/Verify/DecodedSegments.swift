@@ -75,10 +75,21 @@ struct DecodedSegments {
         }
     }
 
+    /// Header and signature once the payload is decoded (`MultiIssuerVerifier`, after routing), the header
+    /// parsed or recalled from this thread's `HeaderMemo` as `decodeAllAndParseHeader` does.
     @inline(__always)
-    func decodeHeaderAndSignature() throws(JWTError) {
+    func decodeHeaderAndSignature(_ memo: HeaderMemo) throws(JWTError) -> JOSEHeader {
+        if let header = memo.recall(jws.header, into: scratch + payloadCount) {
+            guard Base64URL.decode(jws.signature, into: scratch + payloadCount + headerCount) != nil else {
+                throw JWTError(.malformed, "segment is not canonical base64url")
+            }
+            return header
+        }
         guard Base64URL.decode(jws.header, into: scratch + payloadCount) != nil,
             Base64URL.decode(jws.signature, into: scratch + payloadCount + headerCount) != nil
         else { throw JWTError(.malformed, "segment is not canonical base64url") }
+        let header = try JOSEHeader.parse(self.header)
+        memo.remember(jws.header, decoded: self.header, header)
+        return header
     }
 }

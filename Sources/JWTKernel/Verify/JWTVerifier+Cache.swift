@@ -3,18 +3,18 @@ extension JWTVerifier {
     /// A cache hit, re-checked: the full token must match, the key must still be
     /// trusted and the time claims must still hold. False: not a hit (`body` not called).
     func lendCached(
-        _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
+        _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, at now: Int64?,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return false }
-        return try lend(entry, token, hash: hash, cache: cache, body)
+        return try lend(entry, token, hash: hash, cache: cache, at: now, body)
     }
 
     /// The rest of `lendCached` for an entry already known to hold exactly `token` under this
     /// verifier's policy (found by `lendCached`, or by a `CacheProbe`): key, times, then `body`.
     @inline(__always)
     func lend(
-        _ entry: CacheEntry, _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
+        _ entry: CacheEntry, _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, at now: Int64?,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         // By identity: `entry` holds its key, so no other object can have that identity meanwhile.
@@ -23,7 +23,7 @@ extension JWTVerifier {
             return false
         }
         do throws(JWTError) {
-            try compiled.checkTimes(entry.claims, now: clock.now())
+            try compiled.checkTimes(entry.claims, now: now ?? clock.now())
         } catch {
             cache.remove(token, hash: hash)
             throw error

@@ -2,8 +2,11 @@
 extension JWTVerifier {
     /// One pass, no closure between the signature and the claims: the segments are
     /// decoded, the signature checked, the claims read and checked, and `body` called,
-    /// all inside the one scratch loan (`DecodedSegments`).
-    func verifyInFull(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
+    /// all inside the one scratch loan (`DecodedSegments`). `now`: the caller's time (Unix seconds), or
+    /// nil for this verifier's clock, read once the claims are read.
+    func verifyInFull(
+        _ token: UnsafeRawBufferPointer, at now: Int64?, _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
         try DecodedSegments.with(token, maxTokenSize: maxTokenSize) { (segments, scratch) throws(JWTError) in
             let header = try segments.decodeAllAndParseHeader(scratch.headerMemo)
             let headerJSON = segments.header, payload = segments.payload
@@ -12,11 +15,11 @@ extension JWTVerifier {
                 contexts: scratch.contexts)
             let claims: RegisteredClaims
             if compiled.hasRequirements {
-                claims = try compiled.readAndCheckRequirements(payload, clock: clock)
+                claims = try compiled.readAndCheckRequirements(payload, at: now, clock: clock)
             } else {
                 claims = try RegisteredClaims.read(
                     payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
-                try compiled.check(claims, in: payload, now: clock.now())
+                try compiled.check(claims, in: payload, now: now ?? clock.now())
             }
             // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
             withExtendedLifetime(key) {

@@ -51,19 +51,17 @@ public final class JWTVerifier: Sendable {
         JWTVerifier(keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
     }
 
-    /// The same keys (fixed or store-backed), policy and cache with another clock (the C library's
-    /// batch with a fixed `now`: worker threads do not see the caller's clock).
-    @_spi(Internals)
-    public func replacingClock(_ clock: any JWTClock) -> JWTVerifier {
-        JWTVerifier(
-            resolution: resolution, keys: keys, policy: policy, clock: clock, maxTokenSize: maxTokenSize, cache: cache)
-    }
-
     // MARK: JWT
 
-    /// Verifies a JWT and returns an owning copy of the result.
-    public func verify(_ token: String) throws(JWTError) -> VerifiedJWT {
-        try Self.withBytes(token) { (bytes) throws(JWTError) in try verify(bytes) { $0.copy() } }
+    /// Verifies a JWT and returns an owning copy of the result; `now`: the time to judge it at (Unix
+    /// seconds), nil for this verifier's clock.
+    public func verify(_ token: String, at now: Int64? = nil) throws(JWTError) -> VerifiedJWT {
+        try Self.withBytes(token) { (bytes) throws(JWTError) in
+            var outcome = CacheOutcome.notUsed
+            var result: VerifiedJWT? = nil
+            try verifyLending(bytes, at: now, cacheOutcome: &outcome) { result = $0.copy() }
+            return result!
+        }
     }
 
     /// A String's UTF-8 in place (native strings are not copied), keeping the typed error.
@@ -97,44 +95,50 @@ public final class JWTVerifier: Sendable {
     }
 
     /// The one implementation behind every `verify`: the cache first (when there is one and
-    /// the token fits), then the full pipeline; `cacheOutcome` says which answered.
+    /// the token fits), then the full pipeline; `cacheOutcome` says which answered. `now`: the time
+    /// to judge the token at (Unix seconds), or nil for this verifier's clock (read when needed).
     /// SPI (not API) because `CacheOutcome` is.
     @_spi(Internals) @inline(__always)
     public func verifyLending(
-        _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
+        _ token: UnsafeRawBufferPointer, at now: Int64? = nil, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         guard let cacheRef else {
             cacheOutcome = .notUsed
-            return try verifyInFull(token, body)
+            return try verifyInFull(token, at: now, body)
         }
         try cacheRef._withUnsafeGuaranteedRef { cache in
-            Result { () throws(JWTError) in try verifyLending(token, cache: cache, cacheOutcome: &cacheOutcome, body) }
+            Result { () throws(JWTError) in
+                try verifyLending(token, cache: cache, at: now, cacheOutcome: &cacheOutcome, body)
+            }
         }.get()
     }
 
     @inline(__always)
     private func verifyLending(
-        _ token: UnsafeRawBufferPointer, cache: VerifiedTokenCache, cacheOutcome: inout CacheOutcome,
+        _ token: UnsafeRawBufferPointer, cache: VerifiedTokenCache, at now: Int64?, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         guard token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
             cacheOutcome = .notUsed
-            return try verifyInFull(token, body)
+            return try verifyInFull(token, at: now, body)
         }
         let hash = cache.hash(token)
         cacheOutcome = .hit
-        if try lendCached(token, hash: hash, cache: cache, body) { return }
+        if try lendCached(token, hash: hash, cache: cache, at: now, body) { return }
         cacheOutcome = .miss
-        try verifyInFull(token) { verified in
+        try verifyInFull(token, at: now) { verified in
             cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
             body(verified)
         }
     }
 
-    /// Verifies a JWT and reports only the outcome (what a gateway's check needs).
-    public func check(_ token: UnsafeRawBufferPointer) -> JWTError? {
+    /// Verifies a JWT and reports only the outcome (what a gateway's check needs); `now`: the time to
+    /// judge it at (Unix seconds), nil for this verifier's clock.
+    public func check(_ token: UnsafeRawBufferPointer, at now: Int64? = nil) -> JWTError? {
+        var outcome = CacheOutcome.notUsed
         do {
-            try verifyLending(token) { _ in }
+            try verifyLending(token, at: now, cacheOutcome: &outcome) { _ in }
             return nil
         } catch {
             return error
@@ -143,9 +147,9 @@ public final class JWTVerifier: Sendable {
 }
 
 extension JWTVerifier {
-    /// String form of `check(_:)`.
-    public func check(_ token: String) -> JWTError? {
+    /// String form of `check(_:at:)`.
+    public func check(_ token: String, at now: Int64? = nil) -> JWTError? {
         var token = token
-        return token.withUTF8 { check(UnsafeRawBufferPointer($0)) }
+        return token.withUTF8 { check(UnsafeRawBufferPointer($0), at: now) }
     }
 }

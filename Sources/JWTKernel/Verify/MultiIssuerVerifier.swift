@@ -127,9 +127,15 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         }
     }
 
-    /// Verifies a JWT and returns an owning copy of the result.
-    public func verify(_ token: String) throws(JWTError) -> VerifiedJWT {
-        try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in try verify(bytes) { $0.copy() } }
+    /// Verifies a JWT and returns an owning copy of the result; `now`: the time to judge it at (Unix
+    /// seconds), nil for the routes' clock.
+    public func verify(_ token: String, at now: Int64? = nil) throws(JWTError) -> VerifiedJWT {
+        try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in
+            var outcome = CacheOutcome.notUsed
+            var result: VerifiedJWT? = nil
+            try verifyLending(bytes, at: now, cacheOutcome: &outcome) { result = $0.copy() }
+            return result!
+        }
     }
 
     /// Zero-copy form: the `VerifiedToken` is valid only inside `body`.
@@ -177,12 +183,14 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
 
     /// The one implementation behind every `verify`: unrouted to the fallback when there are no
     /// issuers; otherwise a cached token by its cached `iss`, then the payload decoded and read once
-    /// to route it, and the route's cache, header, signature and policy.
+    /// to route it, and the route's cache, header, signature and policy. `now`: the time to judge the
+    /// token at (Unix seconds), nil for the routes' clock.
     @_spi(Internals)
     public func verifyLending(
-        _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
+        _ token: UnsafeRawBufferPointer, at now: Int64? = nil, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
-        if let unrouted { return try unrouted.verifyLending(token, cacheOutcome: &cacheOutcome, body) }
+        if let unrouted { return try unrouted.verifyLending(token, at: now, cacheOutcome: &cacheOutcome, body) }
         cacheOutcome = .notUsed
         var probed: Probed? = nil
         if let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize {
@@ -192,7 +200,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
                     let probe = CacheProbe(hash: hash, entry: entry)
                     let answered = try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
                         Result { () throws(JWTError) -> Bool in
-                            try verifier.lendCached(token, probe, cacheOutcome: &cacheOutcome, body)
+                            try verifier.lendCached(token, probe, at: now, cacheOutcome: &cacheOutcome, body)
                         }
                     }.get()
                     if answered { return }
@@ -211,7 +219,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
                 Result { () throws(JWTError) in
                     try verifyRouted(
-                        token, segments, verifier, claims, contexts: scratch.contexts, probed: probed,
+                        token, segments, verifier, claims, scratch: scratch, probed: probed, at: now,
                         cacheOutcome: &cacheOutcome, body)
                 }
             }.get()
@@ -255,8 +263,8 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     @inline(__always)
     private func verifyRouted(
         _ token: UnsafeRawBufferPointer, _ segments: DecodedSegments, _ verifier: JWTVerifier,
-        _ claims: RegisteredClaims, contexts: PKeyContextCache, probed: Probed?, cacheOutcome: inout CacheOutcome,
-        _ body: (VerifiedToken) -> Void
+        _ claims: RegisteredClaims, scratch: ThreadScratch, probed: Probed?, at now: Int64?,
+        cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         var hash: UInt64 = 0
         let cache = verifier.cache.flatMap {
@@ -266,15 +274,24 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             hash = probed?.hash ?? cache.hash(token)
             if probed?.absent != true {
                 cacheOutcome = .hit
-                if try verifier.lendCached(token, hash: hash, cache: cache, body) { return }
+                if try verifier.lendCached(token, hash: hash, cache: cache, at: now, body) { return }
             }
             cacheOutcome = .miss
         }
-        try segments.decodeHeaderAndSignature()
+        // The same header memo as the unrouted pipeline: a repeated header is neither decoded nor parsed again.
+        let header = try segments.decodeHeaderAndSignature(scratch.headerMemo)
         let headerJSON = segments.header, payload = segments.payload
-        let (header, key) = try verifier.checkSignature(
-            segments.jws, headerJSON: headerJSON, signature: segments.signature, contexts: contexts)
-        try verifier.compiled.check(claims, in: payload, now: verifier.clock.now())
+        let key = try verifier.checkSignature(
+            segments.jws, header: header, headerJSON: headerJSON, signature: segments.signature,
+            contexts: scratch.contexts)
+        var claims = claims
+        if verifier.compiled.hasRequirements {
+            // The route's claim requirements as the unrouted pipeline checks them: one more read of the claims
+            // that records each requirement's top-level claim, instead of a walk per requirement.
+            claims = try verifier.compiled.readAndCheckRequirements(payload, at: now, clock: verifier.clock)
+        } else {
+            try verifier.compiled.check(claims, in: payload, now: now ?? verifier.clock.now())
+        }
         let verified = VerifiedToken(
             algorithm: header.alg, key: key, header: headerJSON, claimsJSON: payload, claims: claims,
             kidSpan: header.kid, typSpan: header.typ)
@@ -305,19 +322,20 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         return mine
     }
 
-    /// Verifies a JWT and reports only the outcome.
-    public func check(_ token: UnsafeRawBufferPointer) -> JWTError? {
+    /// Verifies a JWT and reports only the outcome; `now` as for `verify(_:at:)`.
+    public func check(_ token: UnsafeRawBufferPointer, at now: Int64? = nil) -> JWTError? {
+        var outcome = CacheOutcome.notUsed
         do {
-            try verify(token) { _ in () }
+            try verifyLending(token, at: now, cacheOutcome: &outcome) { _ in }
             return nil
         } catch {
             return error
         }
     }
 
-    public func check(_ token: String) -> JWTError? {
+    public func check(_ token: String, at now: Int64? = nil) -> JWTError? {
         var token = token
-        return token.withUTF8 { check(UnsafeRawBufferPointer($0)) }
+        return token.withUTF8 { check(UnsafeRawBufferPointer($0), at: now) }
     }
 
     /// The index of the route for the token's `iss` (`claims` read from `payload`).

@@ -46,22 +46,22 @@ private func verifyToken(
     context.reserve(3 * length + 16)
     let routes = verifier.routes(reusing: context.routes)
     if context.routes !== routes { context.routes = routes }
-    let status = CallClock.with(now) { () -> Int32 in
-        var outcome = CacheOutcome.notUsed
-        do throws(JWTError) {
-            try routes.verifier.verifyLending(bytes, cacheOutcome: &outcome) { verified in
-                export(verified, context, out, token: bytes)
-            }
-            verifier.counters.count(outcome, stripe: context.counterStripe)
-            context.clearMessage()
-            return JWTK_OK
-        } catch {
-            // A verification without keys is neither a cache hit nor a miss (jwtk_stats: every verdict is a hit,
-            // a miss or keys_unavailable).
-            if error.code != .keysUnavailable { verifier.counters.count(outcome, stripe: context.counterStripe) }
-            context.setMessage(error.detail)
-            return error.code.number
+    var outcome = CacheOutcome.notUsed
+    let status: Int32
+    do throws(JWTError) {
+        // The caller's `now` goes to the core as an argument (0: the verifier's clock, read when needed).
+        try routes.verifier.verifyLending(bytes, at: now == 0 ? nil : now, cacheOutcome: &outcome) { verified in
+            export(verified, context, out, token: bytes)
         }
+        verifier.counters.count(outcome, stripe: context.counterStripe)
+        context.clearMessage()
+        status = JWTK_OK
+    } catch {
+        // A verification without keys is neither a cache hit nor a miss (jwtk_stats: every verdict is a hit,
+        // a miss or keys_unavailable).
+        if error.code != .keysUnavailable { verifier.counters.count(outcome, stripe: context.counterStripe) }
+        context.setMessage(error)
+        status = error.code.number
     }
     verifier.count(status, stripe: context.counterStripe)
     return status

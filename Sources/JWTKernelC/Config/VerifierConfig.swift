@@ -9,21 +9,24 @@ enum VerifierConfig {
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(StatusError) -> VerifierSettings {
         let document: JSONValue
         do { document = try JSONValue.parse(bytes) } catch {
-            throw StatusError(JWTK_E_CONFIG, "config is not valid JSON: \(error.message)")
+            throw StatusError(JWTK_E_CONFIG, "config is not valid JSON: \(error.message(locatedIn: bytes))")
         }
         guard let members = document.objectValue else {
             throw StatusError(JWTK_E_CONFIG, "config must be a JSON object")
         }
         var settings = VerifierSettings()
-        if let provider = document["provider"] {
-            settings.policy = try preset(provider, document)
+        // Members of another provider first: "tenant_id" beside Apple is refused by its C name.
+        try checkPresetKeys(document)
+        let provider = try document["provider"].map { (value) throws(StatusError) in try preset(value, document) }
+        if let provider {
+            settings.policy = provider.issuers[0].policy
+            settings.policy.issuers = provider.issuerNames
         }
         var pull = PullOptions()
         for member in members {
             try apply(member.name, member.value, to: &settings, pull: &pull)
         }
-        try checkPresetKeys(document)
-        settings.remote = try remote(pull, settings.policy, document)
+        settings.remote = try remote(pull, settings.policy, provider, document)
         if let value = document["channel_secret"] {
             let local = try channelSecret(value, document, settings.policy)
             settings.localSecret = local
@@ -87,7 +90,7 @@ enum VerifierConfig {
     /// schedule keys without either are an error, as are a URL without known issuers and "pull": false
     /// beside a URL (which would otherwise be pulled anyway).
     private static func remote(
-        _ pull: PullOptions, _ policy: ClaimsPolicy, _ document: JSONValue
+        _ pull: PullOptions, _ policy: ClaimsPolicy, _ provider: ProviderPreset?, _ document: JSONValue
     ) throws(StatusError) -> RemoteKeys? {
         if pull.pull == false, pull.url != nil {
             throw StatusError(JWTK_E_CONFIG, "pull: false contradicts jwks_url (drop one)")
@@ -104,9 +107,7 @@ enum VerifierConfig {
         }
         let refresh = try schedule(pull)
         if pull.discovery == true { return try discovery(pull, policy, document, refresh) }
-        var url = pull.url
-        if url == nil, let provider = document["provider"] { url = keyURL(provider, document) }
-        guard let url else {
+        guard let url = pull.url ?? provider?.keyURL else {
             throw StatusError(JWTK_E_CONFIG, "pull: needs jwks_url, or a provider whose key URL is known")
         }
         guard let first = policy.issuers.first else {
@@ -168,44 +169,33 @@ enum VerifierConfig {
         return try LocalSecret(channelSecret: try string("channel_secret", value), issuer: issuer)
     }
 
-    /// The key URL of the provider preset named by "provider" (names as in `preset(_:_:)`, checked there).
-    private static func keyURL(_ value: JSONValue, _ document: JSONValue) -> String? {
-        switch value.stringValue {
-        case "apple": return ProviderPreset.apple(audience: []).keyURL
-        case "google": return ProviderPreset.google(clientIDs: []).keyURL
-        case "facebook": return ProviderPreset.facebook(appIDs: []).keyURL
-        case "line": return (try? ProviderPreset.line(channelID: "-"))?.keyURL
-        case "firebase": return ProviderPreset.firebase(projectID: "-").keyURL
-        case "microsoft":
-            let tenant = document["tenant_id"]?.stringValue ?? "common"
-            return ProviderPreset.microsoft(tenantID: tenant, clientIDs: []).keyURL
-        default: return nil
-        }
-    }
-
-    /// A provider preset's issuers, algorithms and required claims; explicit keys override them.
-    private static func preset(_ value: JSONValue, _ document: JSONValue) throws(StatusError) -> ClaimsPolicy {
+    /// The preset "provider" names, from `ProviderPreset.named` (the one provider table of every surface;
+    /// its audience rule included); explicit members override the preset's values afterwards. The C
+    /// names of its options: "project_id" (Firebase: required here, and the audience unless "audiences" is
+    /// given), "tenant_id" (Microsoft: required here, since a verifier holds one policy and so no multi-tenant
+    /// template), "channel_secret" (LINE: checked with the C library's rules first, so its error names it).
+    private static func preset(_ value: JSONValue, _ document: JSONValue) throws(StatusError) -> ProviderPreset {
         guard let name = value.stringValue else { throw StatusError(JWTK_E_CONFIG, "provider: expected a string") }
-        let audiences = try document["audiences"].map { (v) throws(StatusError) in try strings("audiences", v) } ?? []
+        var audiences = try document["audiences"].map { (v) throws(StatusError) in try strings("audiences", v) } ?? []
+        let projectID = try document["project_id"].map { (v) throws(StatusError) in try string("project_id", v) }
+        let tenant = try document["tenant_id"].map { (v) throws(StatusError) in try string("tenant_id", v) }
+        let secret = try document["channel_secret"].map { (v) throws(StatusError) in try string("channel_secret", v) }
         switch name {
-        case "apple": return .apple(audience: audiences)
-        case "google": return .google(clientIDs: audiences)
-        case "facebook": return .facebook(appIDs: audiences)
-        case "line": return .line(channelIDs: audiences)
         case "firebase":
-            guard let id = document["project_id"] else {
-                throw StatusError(JWTK_E_CONFIG, "provider firebase: project_id is required")
-            }
-            return .firebase(projectID: try string("project_id", id))
+            guard let projectID else { throw StatusError(JWTK_E_CONFIG, "provider firebase: project_id is required") }
+            if document["audiences"] == nil { audiences = [projectID] }
         case "microsoft":
-            guard let id = document["tenant_id"] else {
-                throw StatusError(JWTK_E_CONFIG, "provider microsoft: tenant_id is required")
-            }
-            return .microsoft(tenantID: try string("tenant_id", id), clientIDs: audiences)
-        default:
-            throw StatusError(
-                JWTK_E_CONFIG,
-                "provider: unknown provider \"\(name)\" (apple, google, firebase, facebook, line, microsoft)")
+            guard tenant != nil else { throw StatusError(JWTK_E_CONFIG, "provider microsoft: tenant_id is required") }
+        case "line":
+            if let secret { _ = try LocalSecret(channelSecret: secret, issuer: "-") }
+        default: break
+        }
+        do {
+            return try ProviderPreset.named(
+                name, audiences: audiences, tenant: tenant, projectID: projectID,
+                channelSecret: name == "line" ? secret : nil)
+        } catch {
+            throw StatusError(JWTK_E_CONFIG, "provider: \(error.description)")
         }
     }
 

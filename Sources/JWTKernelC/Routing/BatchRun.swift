@@ -43,19 +43,18 @@ struct BatchRun {
         for i in 0..<n { verifier.count(statuses[i]) }
     }
 
-    /// The core's batch path; a fixed `now` needs a verifier with that clock, since worker threads
-    /// do not see the calling thread's CallClock.
+    /// The core's batch path, `now` passed as an argument (0: the verifier's clock): nothing is built per call.
     private func verify(
         _ core: JWTVerifier, _ members: [Int], _ tokens: UnsafePointer<UnsafePointer<CChar>?>,
         _ lengths: UnsafePointer<Int>, _ statuses: UnsafeMutablePointer<Int32>
     ) {
-        let clocked = now == 0 ? core : core.replacingClock(FixedClock(now))
         // Safety: members are indices whose pointer is non-NULL and whose length was checked in `run`.
         let views = members.map { UnsafeRawBufferPointer(start: tokens[$0]!, count: lengths[$0]) }
         var results = [JWTError?](repeating: nil, count: members.count)
         views.withUnsafeBufferPointer { input in
             results.withUnsafeMutableBufferPointer { output in
-                clocked.verifyBatch(input, results: output, threads: verifier.settings.batchThreads)
+                core.verifyBatch(
+                    input, results: output, threads: verifier.settings.batchThreads, at: now == 0 ? nil : now)
             }
         }
         for (k, i) in members.enumerated() { statuses[i] = results[k]?.code.number ?? JWTK_OK }

@@ -50,7 +50,7 @@ final class Routes: Sendable {
             }
         }
         self.verifier = MultiIssuerVerifier(
-            store: store, issuers: issuers, fallback: fallback, pinned: true, clock: CallClock(),
+            store: store, issuers: issuers, fallback: fallback, pinned: true, clock: SystemClock(),
             maxTokenSize: settings.maxTokenSize, cache: cache)
     }
 }

@@ -1,3 +1,5 @@
+import JWTKernel
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,10 +55,30 @@ final class ContextState {
     }
 
     func setMessage(_ text: StaticString) {
-        let n = min(text.utf8CodeUnitCount, Self.messageCapacity - 1)
-        // Safety: n < messageCapacity bytes from a literal of at least n bytes.
-        UnsafeMutableRawPointer(message).copyMemory(from: text.utf8Start, byteCount: n)
-        message[n] = 0
+        message[append(text.utf8Start, text.utf8CodeUnitCount, at: 0)] = 0
+    }
+
+    /// A verification's failure, as `JWTError.message` renders it, without allocating (the verify path):
+    /// the failed requirement's label (`strlen` of its immortal C string), then the static detail.
+    func setMessage(_ error: JWTError) {
+        var n = 0
+        if let label = error.requirement {
+            let before: StaticString = "claim requirement ", after: StaticString = ": "
+            n = append(before.utf8Start, before.utf8CodeUnitCount, at: n)
+            n = label.cString.withMemoryRebound(to: UInt8.self, capacity: 1) {
+                append($0, strlen(label.cString), at: n)
+            }
+            n = append(after.utf8Start, after.utf8CodeUnitCount, at: n)
+        }
+        message[append(error.detail.utf8Start, error.detail.utf8CodeUnitCount, at: n)] = 0
+    }
+
+    /// Copies up to `count` bytes to `message[at...]`, leaving room for the NUL; returns the new end.
+    private func append(_ bytes: UnsafePointer<UInt8>, _ count: Int, at start: Int) -> Int {
+        let n = min(count, Self.messageCapacity - 1 - start)
+        // Safety: start + n < messageCapacity, and `bytes` holds at least n bytes.
+        if n > 0 { (UnsafeMutableRawPointer(message) + start).copyMemory(from: bytes, byteCount: n) }
+        return start + max(n, 0)
     }
 
     func setMessage(_ text: String) {

@@ -1,3 +1,5 @@
+@_spi(Internals) import JWTKernel
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +15,7 @@ enum ForkWatch {
     /// Never 0 (0 means "not started" to a keystore).
     @inline(__always) static var current: UInt64 { epoch.load(0) &+ 1 }
 
-    private static let registry = PThreadMutex()
+    private static let registry = PThreadLock()
     // Safety: read and written only with `registry` held (the fork handlers hold it across fork()).
     nonisolated(unsafe) private static var tracked: [ObjectIdentifier: Unmanaged<Keystore>] = [:]
     // Safety: written by `prepare` and read by `parent`/`child`, all on the forking thread with `registry` held.

@@ -1,5 +1,5 @@
 import CJWTK
-import JWTKernel
+@_spi(Internals) import JWTKernel
 import JWTKernelRemote
 
 #if canImport(Glibc)
@@ -20,7 +20,7 @@ final class Keystore: @unchecked Sendable {
     static let anyIssuer = "\u{0}jwtk:any-issuer"
 
     let store = KeyStore()
-    let mutex = PThreadMutex()
+    let mutex = PThreadLock()
     /// Word 0: the fork epoch (ForkWatch) in which the refresher was started; 0: not started.
     private let startedEpoch = AtomicWords(count: 1)
 
@@ -70,7 +70,7 @@ final class Keystore: @unchecked Sendable {
         var keys = JWKSet(keys: [])
         for (i, document) in documents.enumerated() {
             do {
-                keys = keys.merging(try JWKSet(json: document))
+                keys = keys.merging(try KeyDocument(document).keySet())
             } catch {
                 mutex.withLock {
                     push.failures += 1; push.lastAttempt = now

@@ -1,5 +1,5 @@
 import CJWTK
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 /// The object behind `jwtk_verifier`: settings frozen at creation, a keystore reference, the
 /// routes for the keystore's current generation, and the verdict counters.
@@ -11,7 +11,7 @@ final class VerifierState: @unchecked Sendable {
     let settings: VerifierSettings
     let cache: VerifiedTokenCache?
     let counters = VerdictCounters()
-    private let mutex = PThreadMutex()
+    private let mutex = PThreadLock()
     private var latest: Routes
 
     init(settings: VerifierSettings, keystore: Keystore) {
@@ -45,5 +45,5 @@ final class VerifierState: @unchecked Sendable {
 
     // Safety: `nextSerial` is only touched under `serials`.
     nonisolated(unsafe) private static var nextSerial: UInt64 = 0
-    private static let serials = PThreadMutex()
+    private static let serials = PThreadLock()
 }

@@ -25,7 +25,7 @@ public struct IssuerConfigurationFile: Sendable {
     public init(parsing bytes: [UInt8]) throws(IssuerConfigurationError) {
         let root: JSONValue
         do { root = try JSONValue.parse(bytes) } catch {
-            throw IssuerConfigurationError("not valid JSON: \(error.message)")
+            throw IssuerConfigurationError("not valid JSON: \(error.message(locatedIn: bytes))")
         }
         guard let members = root.objectValue else {
             throw IssuerConfigurationError("expected {\"issuers\": [ ... ]}")

@@ -172,7 +172,7 @@ final class ClaimRequirementTests: XCTestCase {
         for value in ["1", "true", "null", #"{"1":"1"}"#] {
             XCTAssertEqual(
                 outcome("{\"x\":\(value)}", [r])?.message,
-                "a claim that must contain values is neither an array nor a string")
+                "claim requirement /x contains_any: a claim that must contain values is neither an array nor a string")
         }
         assertFails(#"{"x":"1"}"#, req("/x", .containsAny([1])), "a number is never a word of a string")
     }
@@ -197,7 +197,7 @@ final class ClaimRequirementTests: XCTestCase {
     func testMissingClaimFails() {
         let error = outcome(#"{"sub":"x"}"#, [req("/tenant", .equals("acme"))])
         XCTAssertEqual(error?.code, .claimRequirementFailed)
-        XCTAssertEqual(error?.message, "a claim a requirement names is absent")
+        XCTAssertEqual(error?.message, "claim requirement /tenant equals: a claim a requirement names is absent")
         assertFails(#"{"a":"x"}"#, req("/a/b", .equals("x")), "a step into a string")
         assertFails(#"{"a":{}}"#, req("/a/b", .containsAny(["x"])))
         assertFails(#"{"tenant":null}"#, req("/tenant", .equals("acme")))

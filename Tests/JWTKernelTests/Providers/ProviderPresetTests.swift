@@ -65,3 +65,53 @@ final class ProviderPresetTests: XCTestCase {
         XCTAssertNotNil(wrongNonce.check(apple.token), "a preset with an expected nonce rejects a token without it")
     }
 }
+
+/// A preset without its audience would admit the provider's ID tokens of every application: it names the
+/// problem for every surface to refuse, and its policy still fails closed where nothing refused it.
+final class ProviderPresetAudienceTests: XCTestCase {
+    typealias RealToken = RealTokenTests.RealToken
+
+    func testPresetsWithoutAudienceNameWhatIsMissing() throws {
+        let presets: [(ProviderPreset, String)] = [
+            (.apple(audience: []), "bundle ID"), (.google(clientIDs: []), "OAuth client ID"),
+            (.facebook(appIDs: []), "app ID"), (try .line(channelID: ""), "channel ID"),
+            (.microsoft(tenantID: "t", clientIDs: []), "application (client) ID"),
+            (.microsoftMultiTenant(clientIDs: []), "application (client) ID"), (.firebase(projectID: ""), "project ID"),
+        ]
+        for (preset, words) in presets {
+            let problem = try XCTUnwrap(preset.audienceProblem, preset.provider)
+            XCTAssertTrue(problem.contains(words), problem)
+            XCTAssertTrue(problem.contains("provider \(preset.provider)"), problem)
+        }
+        XCTAssertNil(ProviderPreset.google(clientIDs: ["c"]).audienceProblem)
+        XCTAssertNotNil(ProviderPreset.google(clientIDs: ["c", ""]).audienceProblem, "an empty client ID")
+        XCTAssertNil(ProviderPreset.firebase(projectID: "p").audienceProblem)
+    }
+
+    /// Real tokens under their provider's policy with no audience: every one is refused (`bad_audience`),
+    /// where before the audience went unchecked and each verified.
+    func testAPresetPolicyWithoutAudienceFailsClosed() throws {
+        let cases: [(String, ClaimsPolicy)] = [
+            ("apple", .apple(audience: [])), ("google", .google(clientIDs: [])), ("facebook", .facebook(appIDs: [])),
+        ]
+        for (provider, policy) in cases {
+            let tokens = try RealTokenTests.load().filter { $0.provider == provider }
+            XCTAssertFalse(tokens.isEmpty, provider)
+            for t in tokens {
+                let verifier = JWTVerifier(keys: try JWKSet(json: t.jwks), policy: policy, clock: FixedClock(t.iat + 1))
+                XCTAssertEqual(verifier.check(t.token)?.code, .badAudience, t.name)
+                var emptied = policy
+                emptied.audiences = [t.aud]
+                let configured = JWTVerifier(
+                    keys: try JWKSet(json: t.jwks), policy: emptied, clock: FixedClock(t.iat + 1))
+                XCTAssertNil(configured.check(t.token), "\(t.name) with its audience")
+            }
+        }
+        // A policy of the application's own (not a preset's) still checks `aud` only when given one.
+        let google = try XCTUnwrap(RealTokenTests.load().first { $0.provider == "google" })
+        let plain = ClaimsPolicy(issuers: [google.iss])
+        let verifier = JWTVerifier(
+            keys: try JWKSet(json: google.jwks), policy: plain, clock: FixedClock(google.iat + 1))
+        XCTAssertNil(verifier.check(google.token))
+    }
+}

@@ -33,8 +33,11 @@ public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The token this source finds in `headers`, nil when it has none. Of several headers or cookies of the
-    /// name, the first is read, as Hummingbird and nginx read a header.
+    /// The token this source finds in `headers`, nil when it has none. Several `Authorization` headers (or
+    /// several headers of a `header:NAME` source) are read as one value, joined with commas (RFC 9110
+    /// section 5.3, as `HTTPFields` gives them), which is no token: the request is refused, so a client
+    /// cannot add a second token beside the one a gateway or another layer looked at. Of several cookies of
+    /// the name, the first is read (RFC 6265 section 5.4 sends the most specific path first).
     public func token(in headers: HTTPFields) -> Substring? {
         switch self {
         case .authorization:

@@ -3,8 +3,8 @@ public import Hummingbird
 public import JWTKernel
 
 /// A refused request, answered with RFC 6750's challenge: 401 `WWW-Authenticate: Bearer realm="..."` when
-/// no token came, 401 with `error="invalid_token"` for a bad token, 403 for a wrong audience (and for
-/// `insufficientScope`, an application's own refusal), 503 without a challenge when the token's issuer has
+/// no token came, 401 with `error="invalid_token"` for a bad token (a wrong audience included), 403 with
+/// `insufficient_scope` for an unmet claim requirement (and `insufficientScope`, an application's own refusal), 503 without a challenge when the token's issuer has
 /// no keys yet. Status and `error` come from the core's table (`JWTErrorCode.httpStatus`, `.bearerError`),
 /// the one the C library and the nginx module answer from.
 ///

@@ -26,9 +26,9 @@ struct ForwardAuthCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("issuer-config"),
         help: ArgumentHelp(
-            "JSON file listing issuers, as for jwtk verify --issuer-config: {\"issuers\":[{\"issuer\":..,\"jwks_url\":.. or \"discovery\":true,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..]}]}.",
+            "JSON file listing issuers (required unless --print-gateway-config), as for jwtk verify --issuer-config: {\"issuers\":[{\"issuer\":..,\"jwks_url\":.. or \"discovery\":true,\"audiences\":[..]} or {\"provider\":..,\"audiences\":[..]}]}.",
             valueName: "FILE"))
-    var issuerConfig: String
+    var issuerConfig: String?
 
     @Option(help: ArgumentHelp("Address to listen on (port 0: any free port, printed).", valueName: "HOST:PORT"))
     var listen = "127.0.0.1:9180"
@@ -66,8 +66,22 @@ struct ForwardAuthCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error, critical."))
     var logLevel = "info"
 
+    @Option(
+        name: .customLong("print-gateway-config"),
+        help: ArgumentHelp(
+            "Print the configuration a gateway needs for these --claim-header and --token-from options and this --listen address, then exit: caddy, nginx, traefik or envoy. Every claim header must be listed at the gateway.",
+            valueName: "GATEWAY"))
+    var printGatewayConfig: String?
+
     func validate() throws {
         guard Self.hostAndPort(listen) != nil else { throw ValidationError("--listen: expected HOST:PORT") }
+        if let gateway = printGatewayConfig, GatewayConfiguration(rawValue: gateway) == nil {
+            let names = GatewayConfiguration.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--print-gateway-config \(gateway): expected one of \(names)")
+        }
+        guard issuerConfig != nil || printGatewayConfig != nil else {
+            throw ValidationError("Missing expected argument '--issuer-config <FILE>'")
+        }
         for text in tokenFrom where TokenSource(parsing: text) == nil {
             throw ValidationError("--token-from \(text): expected authorization, header:NAME or cookie:NAME")
         }
@@ -88,6 +102,15 @@ struct ForwardAuthCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let configuration = ForwardAuthConfiguration(
+            tokenSources: tokenFrom.isEmpty ? [.authorization] : tokenFrom.compactMap(TokenSource.init(parsing:)),
+            claimHeaders: claimHeader.compactMap(ClaimHeader.init(parsing:)), realm: realm)
+        if let gateway = printGatewayConfig.flatMap(GatewayConfiguration.init(rawValue:)) {
+            let text = gateway.text(for: configuration, agent: GatewayConfiguration.dialable(listen))
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        guard let issuerConfig else { return }  // validate() requires it when nothing is printed
         var logger = Logger(label: "jwtk-forward-auth")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
 
@@ -111,9 +134,6 @@ struct ForwardAuthCommand: AsyncParsableCommand {
         let verifier = MultiIssuerVerifier(store: refresher.store, issuers: routes)
         let counters = VerificationCounters(for: verifier)
         let registry = PrometheusCollectorRegistry()
-        let configuration = ForwardAuthConfiguration(
-            tokenSources: tokenFrom.isEmpty ? [.authorization] : tokenFrom.compactMap(TokenSource.init(parsing:)),
-            claimHeaders: claimHeader.compactMap(ClaimHeader.init(parsing:)), realm: realm)
         let router = ForwardAuthRouter.make(
             verifier: verifier, refresher: refresher, configuration: configuration, counters: counters,
             metrics: { registry.emitToString() })

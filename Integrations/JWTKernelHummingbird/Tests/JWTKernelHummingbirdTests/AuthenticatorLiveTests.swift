@@ -54,7 +54,7 @@ final class AuthenticatorLiveTests: XCTestCase {
             XCTAssertTrue(expired.body.contains(#""message":"expired""#), expired.body)
 
             let audience = try await client.get("/api/me", bearer: f.token(audience: "another-app"))
-            XCTAssertEqual(audience.status, 403, "a wrong audience is 403, as jwtk_status_http says")
+            XCTAssertEqual(audience.status, 401, "a wrong audience is 401 invalid_token, as jwtk_status_http says")
             XCTAssertEqual(audience.challenge, Self.invalid)
             XCTAssertTrue(audience.body.contains(#""message":"bad_audience""#), audience.body)
 

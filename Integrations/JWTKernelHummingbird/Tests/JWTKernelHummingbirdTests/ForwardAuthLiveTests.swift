@@ -69,6 +69,8 @@ final class ForwardAuthLiveTests: XCTestCase {
                 ([:], 401),
                 // The first source with a token decides: a bad one is not passed over for a good one.
                 ([.authorization: "Bearer junk", .cookie: "id_token=\(valid)"], 401),
+                // Two Authorization headers read as one value ("Bearer a, Bearer b"), which is no token.
+                ([.authorization: "Bearer " + valid, .authorization: "Bearer " + valid], 401),
             ]
             for (headers, status) in sources {
                 try await client.execute(uri: "/auth/any/path", method: .post, headers: headers) { r in

@@ -12,7 +12,7 @@ extension VerifiedJWT: @retroactive Authenticatable {}
 ///         try await User.find(appleID: token.subject, on: req.db)            // your own type
 ///     })
 ///
-/// A bad token is refused with `Abort.bearer(refusing:realm:)` (401/403/503 with the challenge). With
+/// A bad token is refused with `BearerRefusal.refusing(_:realm:)` (401/403/503 with the challenge). With
 /// `tokenRequired` (the default) a request without a token, or whose `identity` is nil, is refused with 401
 /// too; without it, such a request goes on unauthenticated (a `GuardMiddleware` or `req.auth.require`
 /// decides later).
@@ -43,12 +43,12 @@ public struct JWTKernelAuthenticator<User: Authenticatable>: AsyncRequestAuthent
         guard let header = request.headers.first(name: .authorization),
             let token = AuthorizationHeader.bearerToken(in: header)
         else {
-            if tokenRequired { throw Abort.bearerMissing(realm: kernel.realm) }
+            if tokenRequired { throw BearerRefusal.missing(realm: kernel.realm) }
             return
         }
         let verified = try kernel.verify(String(token), with: try verifier(request))
         guard let user = try await identify(verified, request) else {
-            if tokenRequired { throw Abort.bearerUnknownIdentity(realm: kernel.realm) }
+            if tokenRequired { throw BearerRefusal.unknownIdentity(realm: kernel.realm) }
             return
         }
         request.auth.login(user)

@@ -4,7 +4,7 @@ public import Vapor
 extension Request {
     /// Verifies this request's bearer token: `try req.jwtKernel.verify()` with the application's verifier,
     /// `try req.jwtKernel.apple.verify()` with a provider's. Synchronous: the keys are already parsed, and
-    /// no verification waits for a fetch or hops to an actor; refusals are `Abort`s with the challenge.
+    /// no verification waits for a fetch or hops to an actor; refusals are `BearerRefusal`s with the challenge.
     public var jwtKernel: JWTKernel { JWTKernel(request: self) }
 
     public struct JWTKernel: Sendable {
@@ -24,17 +24,18 @@ extension Request {
         public func verify(with verifier: MultiIssuerVerifier) throws -> VerifiedJWT {
             guard let header = request.headers.first(name: .authorization),
                 let token = AuthorizationHeader.bearerToken(in: header)
-            else { throw Abort.bearerMissing(realm: realm) }
+            else { throw BearerRefusal.missing(realm: realm) }
             return try verify(String(token), with: verifier)
         }
 
-        /// `token` verified by `verifier`; a refusal logged at `debug` with the code, and thrown as an `Abort`.
+        /// `token` verified by `verifier` (a token from the body, such as Apple's `identityToken`, or a header of
+        /// your own); a refusal is thrown as a `BearerRefusal`, which `ErrorMiddleware` logs at `debug` with the
+        /// code's name.
         public func verify(_ token: String, with verifier: MultiIssuerVerifier) throws -> VerifiedJWT {
             do {
                 return try verifier.verify(token)
             } catch {
-                request.logger.debug("Bearer token refused", metadata: ["jwtk.error": "\(error.code.name)"])
-                throw Abort.bearer(refusing: error, realm: realm)
+                throw BearerRefusal.refusing(error, realm: realm)
             }
         }
 

@@ -3,6 +3,11 @@ import JWTKernelIntegrationTesting
 import JWTKernelVapor
 import XCTVapor
 
+/// A route's own claims type that Apple's tokens do not fit (they carry no `plan`).
+struct NeedsPlan: Decodable {
+    let plan: String
+}
+
 /// An application's own identity type.
 struct User: Authenticatable {
     let id: String
@@ -47,6 +52,13 @@ final class ProviderLiveTests: XCTestCase {
             }
         ).get("user") { req in try req.auth.require(User.self).id }
         app.get("google") { req in try req.jwtKernel.google.verify().subject ?? "" }
+        // Typed, as vapor/jwt hands out: Apple's claims, and a token from the body (Apple's identityToken).
+        app.get("apple", "typed") { req in try req.jwtKernel.apple.verify(as: AppleClaims.self).sub }
+        app.post("apple", "body") { req in
+            try req.jwtKernel.apple.verify(try req.content.get(String.self, at: "identityToken"), as: AppleClaims.self)
+                .sub
+        }
+        app.get("apple", "strict") { req in try req.jwtKernel.apple.verify(as: NeedsPlan.self).plan }
         let client = try await f.running()
         let loaded = await eventually(5) { app.jwtKernel.store.keys(forIssuer: "https://appleid.apple.com") != nil }
         XCTAssertTrue(loaded)
@@ -60,8 +72,23 @@ final class ProviderLiveTests: XCTestCase {
         XCTAssertEqual(unknownUser.status, 401)
         XCTAssertTrue(unknownUser.body.contains(#""reason":"unknown_identity""#), unknownUser.body)
 
+        let typed = try await client.get("/apple/typed", bearer: try appleToken())
+        XCTAssertEqual(typed, Answer(status: 200, challenge: nil, body: "001234.abcd"), "verify(as: AppleClaims.self)")
+        let strict = try await client.get("/apple/strict", bearer: try appleToken())
+        XCTAssertEqual(strict.status, 401, "claims that do not fit the route's type")
+        XCTAssertEqual(strict.challenge, #"Bearer realm="api", error="invalid_token""#)
+        XCTAssertTrue(strict.body.contains(#""reason":"claims_not_decodable""#), strict.body)
+        var body: Answer?
+        try await client.test(
+            .POST, "/apple/body",
+            beforeRequest: { req in try req.content.encode(["identityToken": try self.appleToken()]) },
+            afterResponse: { res async in
+                body = Answer(status: res.status.code, challenge: nil, body: res.body.string)
+            })
+        XCTAssertEqual(body, Answer(status: 200, challenge: nil, body: "001234.abcd"), "a token from the body")
+
         let audience = try await client.get("/apple", bearer: try appleToken(audience: "com.other.app"))
-        XCTAssertEqual(audience.status, 403)
+        XCTAssertEqual(audience.status, 401)
         let expired = try await client.get("/apple", bearer: try appleToken(expiresIn: -3600))
         XCTAssertEqual(expired.status, 401)
         XCTAssertTrue(expired.body.contains(#""reason":"expired""#), expired.body)

@@ -4,7 +4,7 @@ import JWTKernelVapor
 import XCTVapor
 
 /// `req.jwtKernel.verify()` and the authenticator, each verdict through a running server: status, RFC 6750
-/// challenge, and the code in the body (`Abort`'s reason through `ErrorMiddleware`).
+/// challenge, and the code in the body (`BearerRefusal`'s reason through `ErrorMiddleware`).
 final class VerifyLiveTests: XCTestCase {
     var fixture: VaporFixture!
 
@@ -51,7 +51,7 @@ final class VerifyLiveTests: XCTestCase {
             XCTAssertTrue(expired.body.contains(#""reason":"expired""#), expired.body)
 
             let audience = try await client.get(path, bearer: f.token(audience: "another-app"))
-            XCTAssertEqual(audience.status, 403, "a wrong audience is 403, as jwtk_status_http says")
+            XCTAssertEqual(audience.status, 401, "a wrong audience is 401 invalid_token, as jwtk_status_http says")
             XCTAssertEqual(audience.challenge, Self.invalid, path)
             XCTAssertTrue(audience.body.contains(#""reason":"bad_audience""#), audience.body)
 

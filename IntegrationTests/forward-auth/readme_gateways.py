@@ -1,0 +1,111 @@
+"""The forward-auth guide's configurations (docs/FORWARD-AUTH.md, linked from the README), as the test runs them: the agent's command line, and the Traefik and
+Envoy configurations verbatim (only addresses and ports replaced), so the README cannot drift from what works.
+The README marks each fenced block the test reads with a `<!-- forward-auth-test: NAME -->` line before it."""
+
+import atexit
+import os
+import re
+import shlex
+import subprocess
+
+import driver
+from driver import Client, wait_for
+
+README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "FORWARD-AUTH.md")
+# The addresses the README's texts use, replaced by the test's.
+AGENT = "127.0.0.1:9180"
+UPSTREAM = "127.0.0.1:8080"
+# The gateways started here, killed at exit if the test stops before it terminates them.
+children = []
+atexit.register(lambda: [p.kill() for p in children if p.poll() is None])
+
+
+def blocks(path=README):
+    """{NAME: the fenced block's text} for every block marked `<!-- forward-auth-test: NAME -->`."""
+    text = open(path).read()
+    return {m.group(1): m.group(2)
+            for m in re.finditer(r"<!-- forward-auth-test: ([\w-]+) -->\n```[a-z]*\n(.*?)```\n", text, re.S)}
+
+
+def agent_options(block):
+    """The options of the README's `jwtk-forward-auth ...` command (continuation lines joined)."""
+    line = next(ln for ln in block.replace("\\\n", " ").splitlines() if ln.startswith("jwtk-forward-auth "))
+    return shlex.split(line)[1:]
+
+
+def without(options, *names):
+    """`options` less the named options and their values."""
+    out, skip = [], False
+    for o in options:
+        if skip:
+            skip = False
+        elif o in names:
+            skip = True
+        else:
+            out.append(o)
+    return out
+
+
+def printed(binary, options, gateway):
+    """The agent's --print-gateway-config text for the README's options."""
+    r = subprocess.run([binary, *options, "--print-gateway-config", gateway], capture_output=True, text=True,
+                       timeout=30)
+    return r.stdout if r.returncode == 0 else f"rc={r.returncode} {r.stderr}"
+
+
+def the_readmes(b, gateway):
+    """What the README shows for a gateway: Traefik's two files in the order the agent prints them."""
+    if gateway == "traefik":
+        return b["traefik-static"] + "\n" + b["traefik-dynamic"]
+    return b[gateway]
+
+
+def substituted(text, pairs):
+    """`text` with each (old, new) replaced; an `old` missing from the README's text is an error, not a no-op."""
+    for old, new in pairs:
+        if old not in text:
+            raise ValueError(f"the README's block no longer contains {old!r}")
+        text = text.replace(old, new)
+    return text
+
+
+def _started(name, proc, port, log):
+    """A gateway that answers a tokenless request with 401 (through the agent) within 15 s."""
+    children.append(proc)
+    c = Client(port)
+    ok = wait_for(lambda: c.get("/echo/x")[0] == 401, 15)
+    if not driver.check(ok, f"{name}: started on the README's configuration",
+                        open(log, errors="replace").read()[-1500:]):
+        proc.kill()
+        return None, None
+    return proc, c
+
+
+def traefik(binary, w, b, agent_port, echo_port):
+    port = driver.free_port()
+    static = substituted(b["traefik-static"], [('":8000"', f'"127.0.0.1:{port}"'),
+                                               ("/etc/traefik/dynamic.yml", f"{w}/traefik-dynamic.yml")])
+    dynamic = substituted(b["traefik-dynamic"], [(AGENT, f"127.0.0.1:{agent_port}"),
+                                                 (UPSTREAM, f"127.0.0.1:{echo_port}")])
+    with open(f"{w}/traefik.yml", "w") as f:
+        f.write(static)
+    with open(f"{w}/traefik-dynamic.yml", "w") as f:
+        f.write(dynamic)
+    log = f"{w}/traefik.log"
+    proc = subprocess.Popen([binary, f"--configfile={w}/traefik.yml"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    return _started("traefik", proc, port, log)
+
+
+def envoy(binary, w, b, agent_port, echo_port):
+    port = driver.free_port()
+    config = substituted(b["envoy"], [("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"),
+                                      (AGENT, f"127.0.0.1:{agent_port}"),
+                                      ("port_value: 9180", f"port_value: {agent_port}"),
+                                      ("port_value: 8080", f"port_value: {echo_port}")])
+    with open(f"{w}/envoy.yaml", "w") as f:
+        f.write(config)
+    log = f"{w}/envoy.log"
+    # No hot restart: no shared memory region that another Envoy on the machine could hold.
+    proc = subprocess.Popen([binary, "-c", f"{w}/envoy.yaml", "--concurrency", "1", "--disable-hot-restart",
+                             "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    return _started("envoy", proc, port, log)
