@@ -397,6 +397,7 @@ public final class KeyRefresher: @unchecked Sendable {
                             reason: error.reason.rawValue, message: error.message)
                         event.consecutiveFailures = s.stats.consecutiveFailures
                         event.byUnknownKid = due.byUnknownKid
+                        event.keysHeld = s.hasKeys
                         return event
                     }())
             }

@@ -34,6 +34,9 @@ public struct KeyRefresherEvent: Sendable, CustomStringConvertible {
     public var consecutiveFailures = 0
     /// The fetch was made because a token named an unknown kid.
     public var byUnknownKid = false
+    /// After a failed fetch: whether the issuer still has keys published (the last good ones), or none
+    /// were ever loaded (or they were withdrawn), so its tokens are `keys_unavailable`.
+    public var keysHeld = true
 
     public init(kind: Kind, issuer: String, url: String? = nil, reason: String? = nil, message: String? = nil) {
         self.kind = kind

@@ -18,7 +18,10 @@ extension KeyRefresherEvent {
         switch kind {
         case .keysRefreshed: return "JWKS refreshed"
         case .keysNotModified: return "JWKS not modified"
-        case .fetchFailed: return "JWKS fetch failed; serving the last good keys"
+        case .fetchFailed:
+            return keysHeld
+                ? "JWKS fetch failed; serving the last good keys"
+                : "JWKS fetch failed; no keys for this issuer yet: its tokens are refused (keys_unavailable)"
         case .keysStale: return "JWKS keys are stale: refreshes keep failing"
         case .keysWithdrawn: return "JWKS keys withdrawn: no successful refresh within max staleness"
         case .documentRefreshed: return "OpenID discovery document refreshed"

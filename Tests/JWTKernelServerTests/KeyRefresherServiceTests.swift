@@ -82,6 +82,10 @@ final class KeyRefresherServiceTests: XCTestCase {
         XCTAssertEqual(warning.metadata["jwtk.reason"], "http_status")
         XCTAssertEqual(warning.metadata["jwtk.error"], "HTTP status 503")
         XCTAssertEqual(warning.metadata["jwtk.consecutive_failures"], "1")
+        XCTAssertEqual(
+            "\(warning.message)",
+            "JWKS fetch failed; no keys for this issuer yet: its tokens are refused (keys_unavailable)",
+            "no keys ever loaded: not 'serving the last good keys'")
         XCTAssertEqual(try metrics.expectGauge("jwtk_keys_available", [("issuer", ServerKit.issuer)]).lastValue, 0)
         XCTAssertEqual(
             Int(metrics.counterTotal(label: "jwtk_key_fetches_total", dimensions: [("issuer", ServerKit.issuer)])),
@@ -158,6 +162,8 @@ final class KeyRefresherServiceTests: XCTestCase {
         let events = records.all.compactMap { $0.metadata["jwtk.event"].map { "\($0)" } }
         XCTAssertTrue(events.contains("keys_stale"), "\(events)")
         XCTAssertTrue(events.contains("keys_withdrawn"), "\(events)")
+        let failed = try XCTUnwrap(records.all.first { $0.metadata["jwtk.event"] == "fetch_failed" })
+        XCTAssertEqual("\(failed.message)", "JWKS fetch failed; serving the last good keys", "keys were loaded before")
         let withdrawn = try XCTUnwrap(records.all.first { $0.metadata["jwtk.event"] == "keys_withdrawn" })
         XCTAssertEqual(withdrawn.level, .warning)
         XCTAssertEqual(withdrawn.metadata["jwtk.issuer"], "\(ServerKit.issuer)")
