@@ -415,6 +415,30 @@ def main():
             t.join()
         check("200 concurrent requests: all 200", results.count(200) == 200,
               {s: results.count(s) for s in set(results)})
+        # Bad filter configurations: Envoy refuses them (config_new returns NULL, the module logs why), no
+        # crash; `--mode validate` also runs config_new, without starting the refresher.
+        one = dict(bootstrap, static_resources=dict(bootstrap["static_resources"],
+                                                    listeners=[listener("good", configs["good"])]))
+        fc = (one["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+              ["http_filters"][0]["typed_config"]["filter_config"])
+        bad_configs = ["not json", "[]", '{"realm": 1}', '{"claim_headers": {"bad header": "sub"}}',
+                       '{"claim_headers": {"Authorization": "sub"}}', '{"claim_headers": ["sub"]}',
+                       '{"jwks_file": "/nonexistent/jwks.json"}', '{"issuers": ["x"], "bogus": 1}', '{"a":',
+                       '{"realm": "\\ud800"}', '{"issuers": ' + "[" * 200 + "]" * 200 + "}",
+                       '{"audiences": "api"}', '{} trailing']
+        for i, value in enumerate(bad_configs + [None]):
+            fc["value"] = value if value is not None else json.dumps(configs["good"])
+            path = os.path.join(a.work, f"validate{i}.yaml")
+            with open(path, "w") as f:
+                json.dump(one, f)
+            r = subprocess.run([a.envoy, "-c", path, "--mode", "validate", "--log-level", "error"], env=env,
+                               capture_output=True, text=True, timeout=30)
+            out = r.stdout + r.stderr
+            if value is None:
+                check("validate: the good configuration passes", r.returncode == 0, out[-500:])
+            else:
+                check(f"bad config {value[:40]!r}: refused with the module's reason",
+                      r.returncode != 0 and "jwtk:" in out and "Backtrace" not in out, (r.returncode, out[-300:]))
         print(f"envoy ready in {t_ready:.1f} s; checks in {time.time() - t_start:.1f} s")
     finally:
         envoy.terminate()
