@@ -7,7 +7,8 @@ Starts a JWKS server (/jwks: an ES256 key; /broken: 500), an upstream that echoe
 got as JSON, and one Envoy (--concurrency 2) with three listeners, each its own filter configuration:
   good     pull mode: jwks_url to /jwks, claim headers x-jwt-sub, x-jwt-roles (an array), x-jwt-email
   nokeys   pull mode: jwks_url to /broken, so its issuer never has keys (503)
-  file     push mode: the same key set from a file (jwks_file), realm with a quote and a backslash
+  file     push mode: the same key set from a file (jwks_file), realm with a quote and a backslash,
+           a claim requirement (roles contains admin: 403 otherwise)
 Then checks verdicts, challenges, claim headers and header hygiene, the bearer corpus of
 Tests/JWTKernelTests/Fixtures/gateway/contract.json (the values HTTP/1.1 can carry), hostile input, and
 that Envoy is still up and answering. Ends with one line: envoy: N passed, M failed
@@ -207,7 +208,8 @@ def main():
         "good": dict(base, jwks_url=f"http://127.0.0.1:{jwks_port}/jwks", realm=REALM, claim_headers=claim_headers),
         "nokeys": dict(base, jwks_url=f"http://127.0.0.1:{jwks_port}/broken", realm=REALM,
                        claim_headers=claim_headers),
-        "file": dict(base, jwks_file=jwks_file, realm='a "q" \\ b', claim_headers={"x-jwt-sub": "/sub"}),
+        "file": dict(base, jwks_file=jwks_file, realm='a "q" \\ b', claim_headers={"x-jwt-sub": "/sub"},
+                     claims=[{"pointer": "/roles", "contains_all": ["admin"]}]),
     }
     ports = {name: free_port() for name in configs}
     admin_port = free_port()
@@ -330,6 +332,10 @@ def main():
         check("jwks_file: x-jwt-sub", dict(upstream_headers(body) or []).get("x-jwt-sub") == "user-1", body[:200])
         st, h, _ = req("file", [])
         check("jwks_file: realm quoted", hget(h, "www-authenticate") == 'Bearer realm="a \\"q\\" \\\\ b"', h)
+        st, h, _ = req("file", [b"Authorization: Bearer " + keys.token(roles=["dev"]).encode()])
+        check("claim requirement not met: 403 insufficient_scope",
+              st == 403 and hget(h, "www-authenticate") == 'Bearer realm="a \\"q\\" \\\\ b", error="insufficient_scope"',
+              (st, h))
 
         # Forged and look-alike claim headers: removed, whatever the token says.
         forged = [b"X-Jwt-Sub: evil", b"x_jwt_sub: evil2", b"X_JWT_SUB: evil3", b"X-JWT-ROLES: root",
