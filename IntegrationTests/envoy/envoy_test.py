@@ -157,12 +157,20 @@ def upstream_headers(body):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--envoy", required=True)
-    ap.add_argument("--module-dir", required=True)
+    ap.add_argument("--envoy")
+    ap.add_argument("--module-dir")
     ap.add_argument("--work", required=True)
+    ap.add_argument("--mint-only", action="store_true",
+                    help="write WORK/mock-jwks.json and WORK/mock-token.txt (a valid token) for mock_host and exit")
     a = ap.parse_args()
     t_start = time.time()
     keys = Keys()
+    if a.mint_only:
+        with open(os.path.join(a.work, "mock-jwks.json"), "w") as f:
+            json.dump(keys.jwks, f)
+        with open(os.path.join(a.work, "mock-token.txt"), "w") as f:
+            f.write(keys.token(exp=int(time.time()) + 3600))
+        return
 
     class Jwks(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

