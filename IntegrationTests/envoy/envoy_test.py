@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+"""The Envoy filter module (gateways/envoy) in the real Envoy 1.40 on 127.0.0.1, driven by run.sh:
+
+    envoy_test.py --envoy BIN --module-dir DIR --work DIR
+
+Starts a JWKS server (/jwks: an ES256 key; /broken: 500), an upstream that echoes the request headers it
+got as JSON, and one Envoy (--concurrency 2) with three listeners, each its own filter configuration:
+  good     pull mode: jwks_url to /jwks, claim headers x-jwt-sub, x-jwt-roles (an array), x-jwt-email
+  nokeys   pull mode: jwks_url to /broken, so its issuer never has keys (503)
+  file     push mode: the same key set from a file (jwks_file), realm with a quote and a backslash,
+           a claim requirement (roles contains admin: 403 otherwise)
+Then checks verdicts, challenges, claim headers and header hygiene, the bearer corpus of
+Tests/JWTKernelTests/Fixtures/gateway/contract.json (the values HTTP/1.1 can carry), hostile input, and
+that Envoy is still up and answering. Ends with one line: envoy: N passed, M failed
+"""
+import argparse
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ISSUER = "https://issuer.test"
+AUDIENCE = "api"
+REALM = "api"
+NO_TOKEN = 'Bearer realm="api"'
+INVALID = 'Bearer realm="api", error="invalid_token"'
+
+passed = 0
+failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}")
+
+
+def b64(b):
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+class Keys:
+    def __init__(self):
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.other = ec.generate_private_key(ec.SECP256R1())
+        n = self.key.public_key().public_numbers()
+        self.jwks = {"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1", "alg": "ES256", "use": "sig",
+                               "x": b64(n.x.to_bytes(32, "big")), "y": b64(n.y.to_bytes(32, "big"))}]}
+
+    def token(self, claims=None, key=None, kid="k1", **over):
+        now = int(time.time())
+        body = {"iss": ISSUER, "aud": AUDIENCE, "sub": "user-1", "iat": now, "exp": now + 600,
+                "roles": ["admin", "dev"], "email": "u@example.com"}
+        body.update(claims or {})
+        for k, v in over.items():
+            if v is None:
+                body.pop(k, None)
+            else:
+                body[k] = v
+        header = {"alg": "ES256", "typ": "JWT", "kid": kid}
+        signing = (b64(json.dumps(header).encode()) + "." + b64(json.dumps(body).encode())).encode()
+        der = (key or self.key).sign(signing, ec.ECDSA(hashes.SHA256()))
+        r, s = decode_dss_signature(der)
+        return signing.decode() + "." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+def serve(handler_cls):
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), handler_cls)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def raw_request(port, header_lines, path="/", timeout=5):
+    """Sends one HTTP/1.1 request with the given raw header lines (bytes); returns (status, headers, body)
+    with header names lower-cased (a list of pairs), or (0, [], b"") if the connection failed."""
+    req = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: test\r\nConnection: close\r\n"
+    for line in header_lines:
+        req += line + b"\r\n"
+    req += b"\r\n"
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(req)
+            # Read to the end of the response, not to the close: after a local reply Envoy closes only
+            # after its delayed_close_timeout (1 s).
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+                head, sep, rest = data.partition(b"\r\n\r\n")
+                if not sep:
+                    continue
+                low = head.lower()
+                if b"\r\ncontent-length:" in low:
+                    n = int(low.split(b"\r\ncontent-length:")[1].split(b"\r\n")[0])
+                    if len(rest) >= n:
+                        break
+                elif b"chunked" in low and rest.endswith(b"0\r\n\r\n"):
+                    break
+    except OSError:
+        return 0, [], b""
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    if not lines or len(lines[0].split(b" ")) < 2:
+        return 0, [], b""
+    status = int(lines[0].split(b" ")[1])
+    headers = []
+    for line in lines[1:]:
+        k, _, v = line.partition(b":")
+        headers.append((k.strip().lower().decode("latin-1"), v.strip().decode("latin-1")))
+    if any(k == "transfer-encoding" and "chunked" in v for k, v in headers):
+        out, rest = b"", body
+        while rest:
+            size_line, _, rest = rest.partition(b"\r\n")
+            size = int(size_line.split(b";")[0] or b"0", 16)
+            if size == 0:
+                break
+            out, rest = out + rest[:size], rest[size + 2:]
+        body = out
+    return status, headers, body
+
+
+def hget(headers, name):
+    vals = [v for k, v in headers if k == name]
+    return vals[0] if len(vals) == 1 else (None if not vals else vals)
+
+
+def upstream_headers(body):
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--envoy")
+    ap.add_argument("--module-dir")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--mint-only", action="store_true",
+                    help="write WORK/mock-jwks.json and WORK/mock-token.txt (a valid token) for mock_host and exit")
+    a = ap.parse_args()
+    t_start = time.time()
+    keys = Keys()
+    if a.mint_only:
+        with open(os.path.join(a.work, "mock-jwks.json"), "w") as f:
+            json.dump(keys.jwks, f)
+        with open(os.path.join(a.work, "mock-token.txt"), "w") as f:
+            f.write(keys.token(exp=int(time.time()) + 3600))
+        return
+
+    class Jwks(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            if self.path == "/jwks":
+                body, status = json.dumps(keys.jwks).encode(), 200
+            else:
+                body, status = b"{}", 500
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    class Echo(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            body = json.dumps([[k.lower(), v] for k, v in self.headers.items()]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    jwks_srv = serve(Jwks)
+    echo_srv = serve(Echo)
+    jwks_port, echo_port = jwks_srv.server_address[1], echo_srv.server_address[1]
+    jwks_file = os.path.join(a.work, "jwks.json")
+    with open(jwks_file, "w") as f:
+        json.dump(keys.jwks, f)
+
+    claim_headers = {"X-Jwt-Sub": "sub", "x-jwt-roles": "/roles", "x-jwt-email": "email"}
+    base = {"issuers": [ISSUER], "audiences": [AUDIENCE], "algorithms": ["ES256"]}
+    configs = {
+        "good": dict(base, jwks_url=f"http://127.0.0.1:{jwks_port}/jwks", realm=REALM, claim_headers=claim_headers),
+        "nokeys": dict(base, jwks_url=f"http://127.0.0.1:{jwks_port}/broken", realm=REALM,
+                       claim_headers=claim_headers),
+        "file": dict(base, jwks_file=jwks_file, realm='a "q" \\ b', claim_headers={"x-jwt-sub": "/sub"},
+                     claims=[{"pointer": "/roles", "contains_all": ["admin"]}]),
+    }
+    ports = {name: free_port() for name in configs}
+    admin_port = free_port()
+
+    def listener(name, cfg):
+        return {
+            "name": name,
+            "address": {"socket_address": {"address": "127.0.0.1", "port_value": ports[name]}},
+            "filter_chains": [{"filters": [{
+                "name": "envoy.filters.network.http_connection_manager",
+                "typed_config": {
+                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
+                             ".HttpConnectionManager",
+                    "stat_prefix": name,
+                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
+                        {"match": {"prefix": "/"}, "route": {"cluster": "upstream"}}]}]},
+                    "http_filters": [
+                        {"name": "jwtk", "typed_config": {
+                            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3"
+                                     ".DynamicModuleFilter",
+                            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
+                            "filter_name": "jwtk",
+                            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue",
+                                              "value": json.dumps(cfg)}}},
+                        {"name": "envoy.filters.http.router", "typed_config": {
+                            "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}},
+                    ]}}]}],
+        }
+
+    bootstrap = {
+        "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}},
+        "static_resources": {
+            "listeners": [listener(n, c) for n, c in configs.items()],
+            "clusters": [{"name": "upstream", "type": "STATIC", "connect_timeout": "1s",
+                          "load_assignment": {"cluster_name": "upstream", "endpoints": [{"lb_endpoints": [
+                              {"endpoint": {"address": {"socket_address": {
+                                  "address": "127.0.0.1", "port_value": echo_port}}}}]}]}}],
+        },
+    }
+    conf = os.path.join(a.work, "envoy.yaml")
+    with open(conf, "w") as f:
+        json.dump(bootstrap, f, indent=1)
+    log_path = os.path.join(a.work, "envoy.log")
+    env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
+    log = open(log_path, "w")
+    envoy = subprocess.Popen([a.envoy, "-c", conf, "--concurrency", "2", "--log-level", "warn",
+                              "--base-id", str(os.getpid() % 60000 + 1000)],
+                             env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def dump_log():
+        with open(log_path) as f:
+            sys.stdout.write("--- envoy.log (last 40 lines)\n" + "".join(f.readlines()[-40:]))
+
+    try:
+        good = keys.token()
+        deadline = time.time() + 20
+        status = 0
+        while time.time() < deadline and envoy.poll() is None:
+            status, _, _ = raw_request(ports["good"], [b"Authorization: Bearer " + good.encode()], timeout=1)
+            if status == 200:
+                break
+            time.sleep(0.1)
+        check("envoy started and the keys loaded", status == 200, f"last status {status}")
+        if status != 200:
+            dump_log()
+            return
+        t_ready = time.time() - t_start
+        with open(log_path) as f:
+            text = f.read()
+        check("the ABI version was checked (Envoy logged the module's version)", "ABI version v0.1.0" in text,
+              "no ABI line in envoy.log")
+
+        def req(listener_name, headers, path="/"):
+            t0 = time.time()
+            r = raw_request(ports[listener_name], headers, path)
+            if time.time() - t0 > 0.5:
+                print(f"slow request ({time.time() - t0:.1f} s): {listener_name} {[l[:40] for l in headers[:3]]}")
+            return r
+
+        # Valid token: 200, the claim headers at the upstream.
+        st, h, body = req("good", [b"Authorization: Bearer " + good.encode()])
+        up = dict(upstream_headers(body) or [])
+        check("valid token: 200", st == 200, st)
+        check("valid token: x-jwt-sub", up.get("x-jwt-sub") == "user-1", up)
+        check("valid token: x-jwt-roles joined", up.get("x-jwt-roles") == "admin,dev", up)
+        check("valid token: x-jwt-email", up.get("x-jwt-email") == "u@example.com", up)
+        check("valid token: authorization kept", up.get("authorization") == "Bearer " + good, up)
+
+        # Missing token, bad tokens.
+        st, h, _ = req("good", [])
+        check("missing token: 401", st == 401, st)
+        check("missing token: realm-only challenge", hget(h, "www-authenticate") == NO_TOKEN, h)
+        cases = {
+            "bad signature": keys.token(key=keys.other),
+            "expired": keys.token(exp=int(time.time()) - 3600, iat=int(time.time()) - 7200),
+            "another audience": keys.token(aud="other"),
+            "another issuer": keys.token(iss="https://evil.test"),
+            "unknown kid": keys.token(kid="nope"),
+            "garbage": "a.b.c",
+            "too large": "a" * 20000,
+        }
+        for name, tok in cases.items():
+            st, h, body = req("good", [b"Authorization: Bearer " + tok.encode()])
+            check(f"{name}: 401", st == 401, st)
+            check(f"{name}: invalid_token challenge", hget(h, "www-authenticate") == INVALID, h)
+            check(f"{name}: the token is not echoed", tok.encode() not in body and
+                  all(tok not in v for _, v in h), "")
+
+        # Keys not loaded: 503 without a challenge.
+        st, h, _ = req("nokeys", [b"Authorization: Bearer " + good.encode()])
+        check("keys unavailable: 503", st == 503, st)
+        check("keys unavailable: no challenge", hget(h, "www-authenticate") is None, h)
+        st, h, _ = req("nokeys", [])
+        check("keys unavailable, no token: 401 realm-only", st == 401 and hget(h, "www-authenticate") == NO_TOKEN,
+              (st, h))
+
+        # Push mode from a file; the realm escaped by jwtk_challenge.
+        st, h, body = req("file", [b"Authorization: Bearer " + good.encode()])
+        check("jwks_file: valid token 200", st == 200, st)
+        check("jwks_file: x-jwt-sub", dict(upstream_headers(body) or []).get("x-jwt-sub") == "user-1", body[:200])
+        st, h, _ = req("file", [])
+        check("jwks_file: realm quoted", hget(h, "www-authenticate") == 'Bearer realm="a \\"q\\" \\\\ b"', h)
+        st, h, _ = req("file", [b"Authorization: Bearer " + keys.token(roles=["dev"]).encode()])
+        check("claim requirement not met: 403 insufficient_scope",
+              st == 403 and hget(h, "www-authenticate") == 'Bearer realm="a \\"q\\" \\\\ b", error="insufficient_scope"',
+              (st, h))
+
+        # Forged and look-alike claim headers: removed, whatever the token says.
+        forged = [b"X-Jwt-Sub: evil", b"x_jwt_sub: evil2", b"X_JWT_SUB: evil3", b"X-JWT-ROLES: root",
+                  b"x-jwt-email: forged@example.com", b"X_Jwt_Email: forged2"]
+        no_email = keys.token(email=None)
+        st, h, body = req("good", [b"Authorization: Bearer " + no_email.encode()] + forged)
+        pairs = upstream_headers(body) or []
+        names = [k for k, _ in pairs]
+        check("forged: 200", st == 200, st)
+        check("forged: one x-jwt-sub, the token's",
+              [v for k, v in pairs if k.replace("_", "-") == "x-jwt-sub"] == ["user-1"], pairs)
+        check("forged: one x-jwt-roles, the token's",
+              [v for k, v in pairs if k.replace("_", "-") == "x-jwt-roles"] == ["admin,dev"], pairs)
+        check("forged: x-jwt-email gone (the token has none)",
+              not [k for k in names if k.replace("_", "-") == "x-jwt-email"], pairs)
+        check("forged: no underscore spelling left", not [k for k in names if k.startswith("x_jwt")], pairs)
+        st, _, body = req("good", [b"Authorization: Bearer " + keys.token(key=keys.other).encode()] + forged)
+        check("forged with a bad token: 401, nothing upstream", st == 401 and b"evil" not in body, st)
+
+        # Two Authorization headers: Envoy's codec joins them with a comma into one value, which the bearer
+        # grammar reads as no bearer token (the corpus's "Bearer a.b.c, Bearer d.e.f").
+        st, h, _ = req("good", [b"Authorization: Bearer " + good.encode(), b"Authorization: Bearer " + good.encode()])
+        check("two Authorization headers: 401 realm-only", st == 401 and hget(h, "www-authenticate") == NO_TOKEN,
+              (st, h))
+
+        # The bearer corpus of the gateway contract.
+        with open(os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:
+            corpus = json.load(f)["bearer"]
+        ran = 0
+        for case in corpus:
+            value = case["value"].encode()
+            if any(c in value for c in (b"\x00", b"\r", b"\n")):
+                continue   # not carried by HTTP/1.1 (Envoy refuses the request before any filter)
+            ran += 1
+            st, h, _ = req("good", [b"Authorization: " + value])
+            want = NO_TOKEN if case["token"] is None else INVALID
+            check(f"corpus {case['name']!r}: 401 {want}", st == 401 and hget(h, "www-authenticate") == want,
+                  (st, hget(h, "www-authenticate")))
+        check("corpus: most cases carried", ran >= len(corpus) - 3, f"{ran} of {len(corpus)}")
+        # The corpus's valid shapes with a real token.
+        for prefix in (b"Bearer ", b"bearer ", b"BEARER ", b"Bearer    "):
+            st, _, _ = req("good", [b"Authorization: " + prefix + good.encode() + b"  "])
+            check(f"corpus shape {prefix!r} with a valid token: 200", st == 200, st)
+
+        # Hostile input: no crash, Envoy answers.
+        hostile = [
+            [b"Authorization: Bearer " + b"\xff\xfe" * 100],
+            [b"Authorization: Bearer " + b"A" * 60000],
+            [b"Authorization: " + b"\x01\x02\x7f"],
+            [b"Authorization: Bearer a\x00b"],
+            [b"Authorization: Bearer " + good.encode()] * 50,
+            [b"X-Jwt-Sub: x"] * 500 + [b"Authorization: Bearer " + good.encode()],
+            [b"x_jwt_sub" + b"_" * 5000 + b": y", b"Authorization: Bearer " + good.encode()],
+            [b"Authorization: Bearer " + keys.token(sub="a\nb", roles=[{"x": 1}, 2]).encode()],
+            [b"Authorization: Bearer " + keys.token(sub="x" * 10000).encode()],
+            [b"Authorization: Bearer " + ("." * 3000).encode()],
+        ]
+        for i, lines in enumerate(hostile):
+            st, h, body = req("good", lines)
+            check(f"hostile {i}: answered", st in (200, 400, 401, 403, 413, 431, 503) or st == 0, st)
+            if i == 7:
+                up = dict(upstream_headers(body) or [])
+                check("hostile: a claim with a newline sets no header", st == 200 and "x-jwt-sub" not in up,
+                      (st, up))
+            if i == 8:
+                up = dict(upstream_headers(body) or [])
+                check("hostile: a claim over 4 KiB sets no header", st == 200 and "x-jwt-sub" not in up, (st, up))
+        check("envoy still running after hostile input", envoy.poll() is None, envoy.poll())
+        st, _, _ = req("good", [b"Authorization: Bearer " + good.encode()])
+        check("still answering after hostile input: 200", st == 200, st)
+
+        # A burst of concurrent requests over both workers (each its own jwtk_ctx).
+        results = []
+
+        def burst():
+            for _ in range(50):
+                results.append(req("good", [b"Authorization: Bearer " + good.encode()])[0])
+
+        threads = [threading.Thread(target=burst) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        check("200 concurrent requests: all 200", results.count(200) == 200,
+              {s: results.count(s) for s in set(results)})
+        # Bad filter configurations: Envoy refuses them (config_new returns NULL, the module logs why), no
+        # crash; `--mode validate` also runs config_new, without starting the refresher.
+        one = dict(bootstrap, static_resources=dict(bootstrap["static_resources"],
+                                                    listeners=[listener("good", configs["good"])]))
+        fc = (one["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+              ["http_filters"][0]["typed_config"]["filter_config"])
+        bad_configs = ["not json", "[]", '{"realm": 1}', '{"claim_headers": {"bad header": "sub"}}',
+                       '{"claim_headers": {"Authorization": "sub"}}', '{"claim_headers": ["sub"]}',
+                       '{"jwks_file": "/nonexistent/jwks.json"}', '{"issuers": ["x"], "bogus": 1}', '{"a":',
+                       '{"realm": "\\ud800"}', '{"issuers": ' + "[" * 200 + "]" * 200 + "}",
+                       '{"audiences": "api"}', '{} trailing']
+        for i, value in enumerate(bad_configs + [None]):
+            fc["value"] = value if value is not None else json.dumps(configs["good"])
+            path = os.path.join(a.work, f"validate{i}.yaml")
+            with open(path, "w") as f:
+                json.dump(one, f)
+            r = subprocess.run([a.envoy, "-c", path, "--mode", "validate", "--log-level", "error"], env=env,
+                               capture_output=True, text=True, timeout=30)
+            out = r.stdout + r.stderr
+            if value is None:
+                check("validate: the good configuration passes", r.returncode == 0, out[-500:])
+            else:
+                check(f"bad config {value[:40]!r}: refused with the module's reason",
+                      r.returncode != 0 and "jwtk:" in out and "Backtrace" not in out, (r.returncode, out[-300:]))
+        print(f"envoy ready in {t_ready:.1f} s; checks in {time.time() - t_start:.1f} s")
+    finally:
+        envoy.terminate()
+        try:
+            code = envoy.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            envoy.kill()
+            code = envoy.wait()
+        log.close()
+        with open(log_path) as f:
+            text = f.read()
+        crashed = "Caught Segmentation fault" in text or "Backtrace" in text or code not in (0, -15)
+        check("envoy exited cleanly (no crash, no backtrace)", not crashed, f"exit {code}")
+        if failed:
+            dump_log()
+        jwks_srv.shutdown()
+        echo_srv.shutdown()
+    print(f"envoy: {passed} passed, {failed} failed")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(1 if failed else 0)

