@@ -10,7 +10,7 @@
 #   Sources/JWTKernelC/API/Version.swift  no literal: returns the header's (CJWTKSupport/jwtk_support_version.h)
 #   jwtk.pc                        generated: scripts/clib/install.sh writes VERSION into it
 #   the Debian packages            generated: scripts/deb/build-packages.sh writes VERSION into debian/changelog
-#   examples/nginx/jwtk.lua        _M._VERSION and VERSION_NUMBER: checked
+#   gateways/lua/jwtk.lua        _M._VERSION and VERSION_NUMBER: checked
 #   CHANGELOG.md                   checked: its newest release section is "## [X.Y.Z]"
 #   bindings/python/jwtk.py        no literal: version() asks the loaded library
 #   the jwtk CLI                   no literal: `jwtk --version` prints jwtk.h's JWTK_VERSION (CJWTK)
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 root=${JWTK_VERSION_ROOT:-$repo}
 header=Sources/CJWTK/include/jwtk.h
-lua=examples/nginx/jwtk.lua
+lua=gateways/lua/jwtk.lua
 
 number_of() {   # 1.2.3 -> 1002003
     local IFS=.; set -- $1; echo $(( 10#$1 * 1000000 + 10#$2 * 1000 + 10#$3 ))
@@ -63,7 +63,7 @@ self_test() {
     work=$(mktemp -d /tmp/jwtk-version.XXXXXX)
     trap 'rm -rf "$work"' EXIT
     copy() {
-        rm -rf "$work/tree"; mkdir -p "$work/tree/Sources/CJWTK/include" "$work/tree/Sources/JWTKernelC/API" "$work/tree/examples/nginx"
+        rm -rf "$work/tree"; mkdir -p "$work/tree/Sources/CJWTK/include" "$work/tree/Sources/JWTKernelC/API" "$work/tree/gateways/lua"
         for f in VERSION CHANGELOG.md "$header" "$lua" Sources/JWTKernelC/API/Version.swift; do cp "$repo/$f" "$work/tree/$f"; done
     }
     copy

@@ -1,5 +1,5 @@
 """The nginx integration test (issue 11): libjwtk inside a real nginx through LuaJIT FFI, with the module
-and config of examples/nginx/, against a loopback JWKS server; then a load comparison with HAProxy 2.6's
+and config of gateways/lua/, against a loopback JWKS server; then a load comparison with HAProxy 2.6's
 jwt_verify. Run by run.sh, which installs the packages, builds the library and makes the venv:
 
     driver.py --lib LIB --header HEADER --examples DIR --work DIR --load SECONDS [--module SO]
@@ -1028,7 +1028,7 @@ def main():
         f.write(conf)
     t = subprocess.run(["nginx", "-t", "-p", w, "-c", f"{w}/example.conf", "-e", f"{w}/example-error.log"],
                        capture_output=True, text=True)
-    check(t.returncode == 0, "examples/nginx/nginx.conf passes nginx -t", t.stderr[-800:])
+    check(t.returncode == 0, "gateways/lua/nginx.conf passes nginx -t", t.stderr[-800:])
 
     # A run without libjwtk, for the signal dispositions.
     os.makedirs(f"{w}/bare", exist_ok=True)

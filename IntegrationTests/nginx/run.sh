@@ -6,7 +6,7 @@
 # Installs what it needs from Debian (nginx, nginx-dev, the lua module, lua-resty-core, haproxy, wrk),
 # builds and installs the library and ngx_http_jwtk_module into a temp prefix (make nginx-module's
 # script, scripts/nginx/build-module.sh), makes a venv with the pinned `cryptography` under
-# .build-nginx/, mints fresh keys and tokens, and runs driver.py: nginx with examples/nginx/jwtk.lua and
+# .build-nginx/, mints fresh keys and tokens, and runs driver.py: nginx with gateways/lua/jwtk.lua and
 # nginx with the module on 127.0.0.1, a loopback JWKS server, HAProxy 2.6 with jwt_verify, wrk.
 # Ends with one line (read by other tools):
 # nginx-integration: checks=N failed=F wrong_answers=W worker_crashes=C rps_nocheck=A rps_jwtk_rs256=B rps_haproxy_rs256=H rps_jwtk_cached=K rps_module_rs256=R rps_module_es256=E rps_module_hs256=S rps_module_cached=M
@@ -55,4 +55,4 @@ echo "== nginx $(nginx -v 2>&1 | sed 's/.*\///'), haproxy $(haproxy -v | head -1
 # Without SWIFT_BACKTRACE set: the library as users load it (the signal check compares with a run without it).
 unset SWIFT_BACKTRACE
 "$venv/bin/python" "$here/driver.py" --lib "$work/prefix/lib/libjwtk.so.0" --header Sources/CJWTK/include/jwtk.h \
-    --examples "$root/examples/nginx" --work "$work" --load "$load" --module "$module" ${results:+--results "$results"}
+    --examples "$root/gateways/lua" --work "$work" --load "$load" --module "$module" ${results:+--results "$results"}

@@ -46,7 +46,7 @@ warn="-Wall -Wextra -Werror -Wunused-parameter"   # nginx's own flags turn the l
         --with-cc-opt="$(dpkg-buildflags --get CFLAGS) -fPIC $(dpkg-buildflags --get CPPFLAGS)" \
         --with-ld-opt="$(dpkg-buildflags --get LDFLAGS) -fPIC $rpath" \
         "${NGX_CONF_FLAGS[@]}" \
-        --add-dynamic-module="$root/nginx" \
+        --add-dynamic-module="$root/gateways/nginx" \
         --builddir="$build" > "$build/configure.log" 2>&1 || { tail -20 "$build/configure.log"; exit 1; }
 )
 # The module's objects with the warnings as errors (nginx's headers are clean under them too); -k: every
