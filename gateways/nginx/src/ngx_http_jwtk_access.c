@@ -162,6 +162,9 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
     } else if (ngx_http_jwtk_bearer(r->headers_in.authorization, &token) != NGX_OK) {
         token.len = 0;
     }
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "jwtk: token of %uz bytes", token.len);
+
     if (token.len == 0) {
         ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_MISSING);
         ctx->done = 1;
@@ -172,6 +175,8 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
 
     rc = ngx_http_jwtk_fetch_keys(r, jcf->policy, ctx);
     if (rc == NGX_AGAIN) {
+        ngx_log_debug0(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                       "jwtk: waiting for key subrequests");
         return NGX_AGAIN;
     }
     if (rc != NGX_OK) {
@@ -198,6 +203,9 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
             st = jwtk_verify(jcf->policy->verifier, jctx, (const char *) token.data, token.len, 0, NULL);
         }
     }
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "jwtk: verified: %d %s", st, jwtk_status_name(st));
+
     ctx->status = st;
     ctx->done = 1;
     if (st != JWTK_OK) {
@@ -213,6 +221,8 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
     http = ngx_http_jwtk_check_requires(r, jcf);
+    ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "jwtk: auth_jwt_require: %i", http);
     if (http != NGX_OK) {
         ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_REQUIRE);
         /* Plus's auth_jwt_require: 403 is insufficient_scope, 401 invalid_token. */

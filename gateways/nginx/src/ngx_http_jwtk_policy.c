@@ -42,28 +42,35 @@ ngx_http_jwtk_append(ngx_http_jwtk_json_t *j, const u_char *s, size_t n)
 #define ngx_http_jwtk_literal(j, s) ngx_http_jwtk_append(j, (const u_char *) s, sizeof(s) - 1)
 
 
-/* A JSON string: quotes, and \", \\ and control characters escaped. Config text is bytes: libjwtk
- * checks that it is UTF-8 and says so. */
+/*
+ * A JSON string: nginx's own ngx_escape_json (", \ and control
+ * characters escaped), measured first. Config text is bytes: libjwtk checks
+ * that it is UTF-8 and says so.
+ */
 static void
 ngx_http_jwtk_append_string(ngx_http_jwtk_json_t *j, const u_char *s, size_t n)
 {
-    static const u_char hex[] = "0123456789abcdef";
-    u_char              esc[6] = { '\\', 'u', '0', '0', 0, 0 };
-    size_t              i;
+    size_t   extra;
+    u_char  *p;
+
+    extra = ngx_escape_json(NULL, (u_char *) s, n);
 
     ngx_http_jwtk_literal(j, "\"");
-    for (i = 0; i < n; i++) {
-        if (s[i] == '"' || s[i] == '\\') {
-            ngx_http_jwtk_literal(j, "\\");
-            ngx_http_jwtk_append(j, &s[i], 1);
-        } else if (s[i] < 0x20) {
-            esc[4] = hex[s[i] >> 4];
-            esc[5] = hex[s[i] & 0xf];
-            ngx_http_jwtk_append(j, esc, 6);
-        } else {
-            ngx_http_jwtk_append(j, &s[i], 1);
+
+    if (extra == 0) {
+        ngx_http_jwtk_append(j, s, n);
+
+    } else {
+        p = ngx_pnalloc(j->pool, n + extra);
+        if (p == NULL) {
+            j->failed = 1;
+            return;
         }
+
+        ngx_escape_json(p, (u_char *) s, n);
+        ngx_http_jwtk_append(j, p, n + extra);
     }
+
     ngx_http_jwtk_literal(j, "\"");
 }
 
