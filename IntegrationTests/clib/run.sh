@@ -99,6 +99,10 @@ check pull-tests "$work/test_pull" $jwks_server
 check pull-tests-asan-build gcc $cflags -D_DEFAULT_SOURCE -g -fsanitize=address -fno-omit-frame-pointer \
     $here/test_pull.c $here/mint.c -o "$work/test_pull_asan" $ldflags
 check pull-tests-asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 "$work/test_pull_asan" $jwks_server
+# Concurrent first starts in forked children (its own program: no start before the forks), ~1 s.
+check start-race-build gcc $cflags -D_DEFAULT_SOURCE $here/test_start_race.c -o "$work/test_start_race" \
+    $ldflags -lpthread
+check start-race "$work/test_start_race"
 # LINE web login: "channel_secret" (HS256 with the channel secret), push and pull mode, plain and under ASan.
 check line-tests-build gcc $cflags $here/test_line_secret.c $here/mint.c -o "$work/test_line" $ldflags
 check line-tests "$work/test_line"
@@ -116,6 +120,7 @@ check python-tests env JWTK_LIBRARY="$lib" python3 -m unittest discover -s bindi
 for suite in c-tests c-tests-asan c-tests-valgrind; do grep -h '^c-tests:' "$work/$suite.log" | sed "s/^c-tests: /$suite: /"; done
 grep -hE 'allocations|^alloc-tests:' "$work/alloc-tests.log" || true
 for suite in pull-tests pull-tests-asan; do grep -h '^pull-tests:' "$work/$suite.log" | sed "s/^pull-tests: /$suite: /"; done
+grep -h '^start-race-tests:' "$work/start-race.log" || true
 for suite in line-tests line-tests-asan; do grep -h '^line-tests:' "$work/$suite.log" | sed "s/^line-tests: /$suite: /"; done
 grep -h '^luajit-tests:' "$work/luajit-ffi.log" || true
 grep -h 'attack suite via' "$work/python-tests.log" || true

@@ -36,4 +36,14 @@ static inline uint64_t jwtk_support_load_acquire(const uint64_t *word) {
 static inline void jwtk_support_store_relaxed(uint64_t *word, uint64_t value) {
     __atomic_store_n(word, value, __ATOMIC_RELAXED);
 }
+
+/* The process-wide lock of jwtk_keystore_start: a plain pthread mutex, statically initialized (no lazy
+ * initialization of its own), so two threads never race through a start at once. Why: in a forked child the
+ * Swift runtime's lock behind lazy globals (swift_once) still holds the parent's thread id in the main
+ * thread's thread-local cache, and when that thread and another contend for one initializer the waiter spins
+ * forever (seen: two HAProxy threads starting their keystores; a C program's forked child, 12 of 100). The
+ * first start runs lazy initializers (the fork handlers' registration); serialized, they are never contended.
+ * Not exported: the version script names jwtk.h's functions only (scripts/clib/install.sh). */
+void jkernel_start_lock(void);
+void jkernel_start_unlock(void);
 #endif

@@ -1,4 +1,5 @@
 import CJWTK
+import CJWTKSupport
 @_spi(Internals) import JWTKernel
 import JWTKernelRemote
 
@@ -171,10 +172,14 @@ final class Keystore: @unchecked Sendable {
         }
     }
 
-    /// jwtk_keystore_start: the refresher thread, once per process (idempotent).
+    /// jwtk_keystore_start: the refresher thread, once per process (idempotent). Starts are serialized by a
+    /// plain pthread mutex (`jkernel_start_lock`, which says why): two threads of a forked child racing through
+    /// the first start's lazy initializers could spin forever in the Swift runtime.
     func start() {
-        ForkWatch.install()
         checkFork()
+        jkernel_start_lock()
+        defer { jkernel_start_unlock() }
+        ForkWatch.install()
         mutex.withLock {
             guard startedEpoch.load(0) == 0 else { return }
             refresher?.start()
@@ -195,6 +200,9 @@ final class Keystore: @unchecked Sendable {
     /// a new one re-registers every source (first fetches at once) and starts its own thread.
     @inline(never)
     private func restartAfterFork() {
+        // Serialized with every start (`jkernel_start_lock`): threads of a forked child restarting at once.
+        jkernel_start_lock()
+        defer { jkernel_start_unlock() }
         mutex.withLock {
             let started = startedEpoch.load(0)
             guard started != 0, started != ForkWatch.current else { return }
