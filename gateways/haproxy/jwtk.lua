@@ -1,0 +1,222 @@
+-- jwtk.lua: JWT verification in HAProxy 2.6 (Lua 5.3) with libjwtk.so.0, through the C module jwtk.so.
+--
+--   global
+--       setenv JWTK_HAPROXY_CONFIG /etc/haproxy/jwtk.json      -- before lua-load: read while it runs
+--       lua-prepend-path /usr/local/lib/haproxy/lua/?.so cpath
+--       lua-load-per-thread /usr/local/share/haproxy/jwtk.lua
+--   frontend api
+--       http-request lua.jwtk-verify default
+--       http-request return status 401 hdr WWW-Authenticate "%[var(txn.jwtk.challenge)]" if ...
+--
+-- HAProxy 2.6's lua-load takes no arguments (2.7 added them), so the configuration file is named by the
+-- environment variable JWTK_HAPROXY_CONFIG, which HAProxy's own `setenv` sets while it parses `global`.
+--
+-- Process model. This file runs while HAProxy parses its configuration, in the process that then
+-- forks (the master with -W/-Ws, the parent with -D): here it only builds keystores and verifiers
+-- (libjwtk: no thread, no I/O, fork-safe) and reads the key files. The pull-mode refresher thread is
+-- started by core.register_task, which HAProxy runs once its scheduler starts, in the worker, after
+-- the fork. With lua-load-per-thread each thread's state builds its own verifiers (and jwtk_ctx) over the
+-- process's one keystore (jwtk.shared_keystore: one key set, one refresher, one fetch per key URL); with
+-- lua-load one state serves every thread under HAProxy's Lua lock.
+--
+-- Every outcome of the action is a transaction variable; a Lua error inside it (it should have none)
+-- is caught and becomes status 500, so no request is let through by a failure and HAProxy never sees
+-- the error.
+local so = package.searchpath("jwtk", package.cpath)
+if not so then error("jwtk.lua: jwtk.so not on package.cpath (lua-prepend-path DIR/?.so cpath)") end
+-- package.loadlib, not require: require("jwtk") could find this very file through package.path.
+local jwtk = assert(package.loadlib(so, "luaopen_jwtk"))()
+
+-- A small JSON reader for the configuration file (Lua 5.3 has none). Each object and array keeps its
+-- own source text at t[RAW], so a verifier's config reaches jwtk_verifier_new byte for byte, and libjwtk
+-- alone interprets it.
+local RAW = {}
+local function decode(s)
+    local pos = 1
+    local function fail(what) error(string.format("JSON: %s at byte %d", what, pos), 0) end
+    local function ws() pos = s:find("[^ \t\r\n]", pos) or #s + 1 end
+    local value
+    local function str()
+        local out, i = {}, pos + 1
+        while true do
+            local c = s:sub(i, i)
+            if c == "" then fail("unterminated string") end
+            if c == '"' then pos = i + 1; return table.concat(out) end
+            if c == "\\" then
+                local e = s:sub(i + 1, i + 1)
+                local map = { ['"'] = '"', ["\\"] = "\\", ["/"] = "/", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t" }
+                if map[e] then out[#out + 1] = map[e]; i = i + 2
+                elseif e == "u" then
+                    local h = tonumber(s:sub(i + 2, i + 5), 16) or fail("bad \\u escape")
+                    out[#out + 1] = utf8.char(h); i = i + 6
+                else fail("bad escape") end
+            else out[#out + 1] = c; i = i + 1 end
+        end
+    end
+    function value()
+        ws()
+        local c, start = s:sub(pos, pos), pos
+        if c == "{" or c == "[" then
+            local t, close = {}, c == "{" and "}" or "]"
+            pos = pos + 1; ws()
+            if s:sub(pos, pos) == close then pos = pos + 1
+            else
+                while true do
+                    if c == "{" then
+                        ws(); if s:sub(pos, pos) ~= '"' then fail("expected a member name") end
+                        local k = str(); ws()
+                        if s:sub(pos, pos) ~= ":" then fail("expected ':'") end
+                        pos = pos + 1
+                        t[k] = value()
+                    else t[#t + 1] = value() end
+                    ws()
+                    local d = s:sub(pos, pos); pos = pos + 1
+                    if d == close then break elseif d ~= "," then fail("expected ',' or '" .. close .. "'") end
+                end
+            end
+            t[RAW] = s:sub(start, pos - 1)
+            return t
+        elseif c == '"' then return str()
+        elseif s:find("^true", pos) then pos = pos + 4; return true
+        elseif s:find("^false", pos) then pos = pos + 5; return false
+        elseif s:find("^null", pos) then pos = pos + 4; return nil
+        else
+            local num = s:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos) or fail("unexpected character")
+            pos = pos + #num
+            return tonumber(num)
+        end
+    end
+    local v = value(); ws()
+    if pos <= #s then fail("trailing characters") end
+    return v
+end
+
+local function read(path)
+    local f, err = io.open(path, "rb")
+    if not f then error("jwtk.lua: " .. err, 0) end
+    local body = f:read("a"); f:close()
+    return body
+end
+
+-- The configuration ------------------------------------------------------------------------------------
+-- {
+--   "realm": "api",                                  WWW-Authenticate realm (default "api")
+--   "header_prefix": "X-Jwt-",                       claim headers: X-Jwt-Sub, X-Jwt-Iss, X-Jwt-<Name>
+--   "keys": [{"file": "/etc/haproxy/jwks.json", "issuer": "https://issuer.example"}],   push mode
+--   "claims": {"email": "/email", "roles": "/roles"} txn.jwtk.<name> and X-Jwt-<Name>, by JSON Pointer
+--   "verifiers": {"default": { jwtk_verifier_new's JSON: issuers, audiences, provider, jwks_url, claims, cache }}
+-- }
+local path = os.getenv("JWTK_HAPROXY_CONFIG")
+if not path or path == "" then error("jwtk.lua: set JWTK_HAPROXY_CONFIG (global: setenv) to the verifiers file") end
+local ok, conf = pcall(decode, read(path))
+if not ok or type(conf) ~= "table" then error("jwtk.lua: " .. path .. ": " .. tostring(conf), 0) end
+
+local realm = conf.realm or "api"
+local prefix = (conf.header_prefix or "X-Jwt-")
+local strip = prefix:lower():gsub("_", "-")   -- compared with client header names normalised the same way
+local names, pointers, headers, vars = {}, {}, {}, {}
+for name, ptr in pairs(conf.claims or {}) do
+    if type(name) == "string" then
+        if not name:match("^[%w_]+$") or name == "valid" or name == "status" or name == "error" or
+            name == "challenge" or name == "sub" or name == "iss" then
+            error("jwtk.lua: claim name '" .. name .. "' must be letters, digits or _ and not a built-in variable", 0)
+        end
+        if type(ptr) ~= "string" or ptr:sub(1, 1) ~= "/" then
+            error("jwtk.lua: claims." .. name .. " must be a JSON Pointer (\"/email\")", 0)
+        end
+        names[#names + 1] = name
+    end
+end
+table.sort(names)   -- a stable order: verify returns the values in it
+for i, name in ipairs(names) do
+    pointers[i] = conf.claims[name]
+    vars[i] = "txn.jwtk." .. name
+    headers[i] = prefix .. name:gsub("_", "-"):gsub("^%l", string.upper)
+end
+
+local ks = jwtk.shared_keystore()
+for i, k in ipairs(conf.keys or {}) do
+    if type(k.file) ~= "string" then error("jwtk.lua: keys[" .. i .. "].file must be a path", 0) end
+    local loaded, status, msg = ks:load(read(k.file), k.issuer)
+    if not loaded then error("jwtk.lua: " .. k.file .. ": " .. status .. ": " .. msg, 0) end
+    if msg ~= "" then core.Warning("jwtk: " .. k.file .. ": keys refused: " .. msg) end
+end
+
+local verifiers, pull = {}, false
+for name, vc in pairs(conf.verifiers or {}) do
+    if name == RAW then goto continue end
+    if type(vc) ~= "table" or not vc[RAW] or vc[RAW]:sub(1, 1) ~= "{" then
+        error("jwtk.lua: verifiers." .. tostring(name) .. " must be an object", 0)
+    end
+    local v, status, msg = jwtk.verifier(vc[RAW], ks, realm, pointers)
+    if not v then error("jwtk.lua: verifier '" .. name .. "': " .. status .. ": " .. msg, 0) end
+    verifiers[name] = v
+    pull = pull or vc.jwks_url ~= nil or vc.discovery == true or vc.pull == true
+    ::continue::
+end
+if next(verifiers) == nil then error("jwtk.lua: no verifiers in " .. path, 0) end
+
+-- After the fork, in the worker: the refresher thread of pull mode (never in the master), started by
+-- one state only (core.thread is 0 with lua-load, 1..nbthread with lua-load-per-thread): the keystore is
+-- the process's, and one caller of jwtk_keystore_start per process is all it needs (concurrent first
+-- calls from several threads were seen to deadlock inside libjwtk; docs/HAPROXY.md).
+if pull and core.thread <= 1 then
+    core.register_task(function()
+        local st = ks:start()
+        if st ~= "ok" then core.Alert("jwtk: jwtk_keystore_start: " .. st) end
+    end)
+end
+
+-- The action ----------------------------------------------------------------------------------------
+
+local function set_claims(txn, v, auth)
+    local r = table.pack(v:verify(auth))
+    local http, status, challenge = r[1], r[2], r[3]
+    txn:set_var("txn.jwtk.valid", status == "ok")
+    txn:set_var("txn.jwtk.status", http)
+    txn:set_var("txn.jwtk.error", status)
+    if challenge then txn:set_var("txn.jwtk.challenge", challenge) end
+    if status ~= "ok" then return end
+    local sub, iss = r[4], r[5]
+    if sub then txn:set_var("txn.jwtk.sub", sub); txn.http:req_set_header(prefix .. "Sub", sub) end
+    if iss then txn:set_var("txn.jwtk.iss", iss); txn.http:req_set_header(prefix .. "Iss", iss) end
+    for i = 1, #names do
+        local val = r[5 + i]
+        if val then txn:set_var(vars[i], val); txn.http:req_set_header(headers[i], val) end
+    end
+end
+
+local function verify(txn, name)
+    local v = verifiers[name]
+    local hdrs = txn.http:req_get_headers()
+    -- Client-sent claim headers go first, whatever the verdict: any header whose name, lower-cased with
+    -- '_' read as '-', starts with the prefix (X_Jwt_Sub, x-JWT-role), as a back end may read either.
+    for h in pairs(hdrs) do
+        if h:lower():gsub("_", "-"):sub(1, #strip) == strip then txn.http:req_del_header(h) end
+    end
+    if not v then
+        core.Alert("jwtk: no verifier named '" .. tostring(name) .. "'")
+        txn:set_var("txn.jwtk.valid", false); txn:set_var("txn.jwtk.status", 500)
+        txn:set_var("txn.jwtk.error", "no_verifier")
+        return
+    end
+    -- Several Authorization fields read as one list (RFC 9110 5.3): a second credential is no bearer token.
+    local a = hdrs["authorization"]
+    local auth = a and a[0]
+    if a and a[1] then auth = table.concat(a, ", ", 0, #a) end
+    local ok, err = pcall(set_claims, txn, v, auth)
+    if not ok then
+        core.Alert("jwtk: " .. tostring(err))
+        txn:set_var("txn.jwtk.valid", false); txn:set_var("txn.jwtk.status", 500)
+        txn:set_var("txn.jwtk.error", "internal")
+    end
+end
+
+core.register_action("jwtk-verify", { "http-req" }, function(txn, name)
+    local ok, err = pcall(verify, txn, name)
+    if not ok then
+        core.Alert("jwtk: " .. tostring(err))
+        pcall(txn.set_var, txn, "txn.jwtk.valid", false)
+        pcall(txn.set_var, txn, "txn.jwtk.status", 500)
+    end
+end, 1)
