@@ -135,7 +135,7 @@ def children(pid):
     return [int(x) for x in out.split()]
 
 
-def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None):
+def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False):
     cfg = open(os.path.join(GW, "haproxy.cfg")).read()
     lib = PREFIX
     cfg = cfg.replace("/etc/haproxy/jwtk.json", os.path.join(work, "jwtk.json"))
@@ -144,7 +144,10 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None):
     # One more route, to a verifier whose key URL never answers (the example has none).
     writers = "    http-request lua.jwtk-verify writers if { path_beg /write/ }\n"
     assert writers in cfg
-    cfg = cfg.replace(writers, writers + "    http-request lua.jwtk-verify down if { path_beg /down/ }\n")
+    cfg = cfg.replace(writers, writers + "    http-request lua.jwtk-verify down if { path_beg /down/ }\n"
+                      "    http-request lua.jwtk-verify nosuch if { path_beg /nosuch/ }\n")
+    if shared_state:   # the other supported model: one state for the process, one thread
+        cfg = cfg.replace("lua-load-per-thread ", "lua-load ").replace("nbthread 2", "nbthread 1")
     cfg = cfg.replace("127.0.0.1:8080", f"127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
     j = json.load(open(os.path.join(GW, "jwtk.json")))
     j["keys"][0]["file"] = jwks_file
@@ -198,8 +201,23 @@ def main():
                  "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}})
 
     print("== haproxy -W (master-worker), nbthread 2, lua-load-per-thread")
-    log = open(os.path.join(work, "haproxy.log"), "w")
+    with_haproxy(work, cfg, port, env, lambda proc: (run(port, keys, proc, fetches), reload(port, keys, proc)))
+
+    print("== lua-load (one shared state), nbthread 1")
+    extra = {"down": {"issuers": ["https://down.example"], "audiences": ["api"],
+                      "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}}
+    cfg = config(work, port, up.server_port, jwks_srv.server_port, jwks_file, extra, shared_state=True)
+    with_haproxy(work, cfg, port, env, lambda proc: shared(port, keys, proc))
+    print(f"haproxy stage: {time.monotonic() - t0:.1f} s")
+    print(f"haproxy: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def with_haproxy(work, cfg, port, env, body):
+    logpath = os.path.join(work, "haproxy.log")
+    log = open(logpath, "w")
     proc = subprocess.Popen(["haproxy", "-W", "-db", "-f", cfg], stdout=log, stderr=subprocess.STDOUT, env=env)
+    before = failed
     try:
         deadline = time.time() + 10
         while time.time() < deadline:
@@ -208,7 +226,7 @@ def main():
                 break
             except OSError:
                 time.sleep(0.05)
-        run(port, keys, proc, fetches)
+        body(proc)
     finally:
         proc.send_signal(signal.SIGUSR1)   # soft stop
         try:
@@ -216,11 +234,54 @@ def main():
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
-        if failed:
-            print(open(os.path.join(work, "haproxy.log")).read()[-3000:])
-    print(f"haproxy stage: {time.monotonic() - t0:.1f} s")
-    print(f"haproxy: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+        if failed > before:
+            print(open(logpath).read()[-3000:])
+
+
+def claims(now, **kw):
+    return dict({"iss": "https://issuer.example", "aud": "api", "sub": "user-1", "exp": now + 600,
+                 "email": "u@example.com", "roles": ["admin", "ops"], "scope": "read"}, **kw)
+
+
+def wait_200(port, path, token, tries=100):
+    s = 0
+    for _ in range(tries):
+        s, h, body = raw_get(port, path, [("Authorization", "Bearer " + token)])
+        if s == 200:
+            return s
+        time.sleep(0.05)
+    return s
+
+
+def reload(port, keys, proc):
+    """master-worker reload (SIGUSR2): the master re-executes itself, reruns jwtk.lua while parsing,
+    still without a thread of ours, and the new worker starts its own refresher."""
+    print("== reload (SIGUSR2 to the master)")
+    old = children(proc.pid)
+    proc.send_signal(signal.SIGUSR2)
+    new = []
+    for _ in range(100):
+        new = [p for p in children(proc.pid) if p not in old]
+        if new:
+            break
+        time.sleep(0.05)
+    now = int(time.time())
+    s = wait_200(port, "/remote/x", keys.token(claims(now, iss="https://login.example")))
+    check(len(new) == 1 and s == 200, "after a reload the new worker verifies pull-mode tokens", f"{new} {s}")
+    check(threads_of(proc.pid) == ["haproxy"], "the master still has one thread after the reload",
+          str(threads_of(proc.pid)))
+
+
+def shared(port, keys, proc):
+    now = int(time.time())
+    good = keys.token(claims(now))
+    s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + good), ("X_JWT_SUB", "x")])
+    e = json.loads(body) if s == 200 else {}
+    check(s == 200 and e.get("x-jwt-sub") == ["user-1"] and "x_jwt_sub" not in e, "lua-load: a valid token is 200", f"{s} {e}")
+    s, h, _ = raw_get(port, "/api/x")
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "lua-load: no token is 401", str(s))
+    s = wait_200(port, "/remote/x", keys.token(claims(now, iss="https://login.example")))
+    check(s == 200, "lua-load: pull mode (refresher started by the state's task, core.thread 0)", str(s))
 
 
 def run(port, keys, proc, fetches):
@@ -279,6 +340,8 @@ def run(port, keys, proc, fetches):
           "two Authorization fields: no bearer token (one list of two credentials)", f"{s} {h}")
     s, h, body = raw_get(port, "/down/x", [("Authorization", "Bearer " + keys.token(dict(base, iss="https://down.example")))])
     check(s == 503 and "www-authenticate" not in h, "keys never fetched (key URL down): 503 without a challenge", f"{s} {h}")
+    s, h, _ = raw_get(port, "/nosuch/x", [("Authorization", "Bearer " + good)])
+    check(s == 500, "an action naming no configured verifier: 500 (fail closed), haproxy keeps serving", str(s))
     s, _, body = raw_get(port, "/open/x", [("X-Jwt-Sub", "kept")])
     check(s == 200 and json.loads(body).get("x-jwt-sub") == ["kept"], "a path without the action is not touched", str(s))
     s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(dict(base, sub="a\r\nX-Injected: 1")))])
