@@ -169,19 +169,18 @@ end
 
 -- The action ----------------------------------------------------------------------------------------
 
-local function set_claims(txn, v, auth)
-    local r = table.pack(v:verify(auth))
-    local http, status, challenge = r[1], r[2], r[3]
+-- The results of v:verify arrive as arguments (http, status, challenge, sub, iss, claims...): no table
+-- per request.
+local function apply(txn, http, status, challenge, sub, iss, ...)
     txn:set_var("txn.jwtk.valid", status == "ok")
     txn:set_var("txn.jwtk.status", http)
     txn:set_var("txn.jwtk.error", status)
     if challenge then txn:set_var("txn.jwtk.challenge", challenge) end
     if status ~= "ok" then return end
-    local sub, iss = r[4], r[5]
     if sub then txn:set_var("txn.jwtk.sub", sub); txn.http:req_set_header(prefix .. "Sub", sub) end
     if iss then txn:set_var("txn.jwtk.iss", iss); txn.http:req_set_header(prefix .. "Iss", iss) end
     for i = 1, #names do
-        local val = r[5 + i]
+        local val = (select(i, ...))
         if val then txn:set_var(vars[i], val); txn.http:req_set_header(headers[i], val) end
     end
 end
@@ -204,19 +203,17 @@ local function verify(txn, name)
     local a = hdrs["authorization"]
     local auth = a and a[0]
     if a and a[1] then auth = table.concat(a, ", ", 0, #a) end
-    local ok, err = pcall(set_claims, txn, v, auth)
-    if not ok then
-        core.Alert("jwtk: " .. tostring(err))
-        txn:set_var("txn.jwtk.valid", false); txn:set_var("txn.jwtk.status", 500)
-        txn:set_var("txn.jwtk.error", "internal")
-    end
+    apply(txn, v:verify(auth))
 end
 
+-- pcall: an error anywhere above (there should be none) becomes status 500 for this request, and HAProxy
+-- never sees it. The variables are set again, since the error may have come after the verdict.
 core.register_action("jwtk-verify", { "http-req" }, function(txn, name)
     local ok, err = pcall(verify, txn, name)
     if not ok then
         core.Alert("jwtk: " .. tostring(err))
         pcall(txn.set_var, txn, "txn.jwtk.valid", false)
         pcall(txn.set_var, txn, "txn.jwtk.status", 500)
+        pcall(txn.set_var, txn, "txn.jwtk.error", "internal")
     end
 end, 1)
