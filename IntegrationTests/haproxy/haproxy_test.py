@@ -348,6 +348,9 @@ def run(port, keys, proc, fetches):
     e = json.loads(body) if s == 200 else {}
     check(s == 200 and "x-injected" not in e and e.get("x-jwt-sub") == ["a%0D%0AX-Injected: 1"],
           "a sub with CR LF cannot add an upstream header (percent-encoded)", f"{s} {e}")
+    s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(dict(base, sub="50% off")))])
+    e = json.loads(body) if s == 200 else {}
+    check(e.get("x-jwt-sub") == ["50% off"], "a sub with '%' and no control character goes as it is", f"{s} {e}")
 
     print("== the gateway contract's bearer grammar (Tests/JWTKernelTests/Fixtures/gateway/contract.json)")
     with open(os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:

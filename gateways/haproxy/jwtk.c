@@ -56,15 +56,15 @@ typedef struct {
 } v_ud;
 
 /* Claim values travel as header values: a control character (CR, LF, NUL ...) would end or split the
- * header on the wire, so those bytes go percent-encoded, as the nginx module does; everything else,
- * UTF-8 included, as the claim holds it. */
+ * header on the wire. A value holding one has those and '%' percent-encoded (so it decodes back), as the
+ * nginx module's claim variables do; any other value, UTF-8 included, goes as the claim holds it. */
 static void push_header_safe(lua_State *L, const char *p, size_t n)
 {
     size_t i;
     luaL_Buffer b;
 
     for (i = 0; i < n; i++)
-        if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f || p[i] == '%')
+        if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
             break;
     if (i == n) {   /* the common case: no copy beyond the Lua string itself */
         lua_pushlstring(L, p, n);
