@@ -47,17 +47,18 @@ def b64(data):
 
 
 class Keys:
-    def __init__(self, work):
-        self.pem = os.path.join(work, "key.pem")
+    def __init__(self, work, kid="k1"):
+        self.kid = kid
+        self.pem = os.path.join(work, kid + ".pem")
         subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
                         "-out", self.pem], check=True, capture_output=True)
         mod = subprocess.check_output(["openssl", "rsa", "-in", self.pem, "-noout", "-modulus"]).decode()
         n = b64(bytes.fromhex(mod.strip().split("=", 1)[1]))
-        self.jwks = json.dumps({"keys": [{"kty": "RSA", "kid": "k1", "alg": "RS256", "use": "sig",
-                                          "n": n, "e": "AQAB"}]})
+        self.jwk = {"kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": n, "e": "AQAB"}
+        self.jwks = json.dumps({"keys": [self.jwk]})
 
-    def token(self, claims, kid="k1"):
-        signing = b64(json.dumps({"alg": "RS256", "typ": "JWT", "kid": kid}).encode()) + "." + \
+    def token(self, claims, kid=None):
+        signing = b64(json.dumps({"alg": "RS256", "typ": "JWT", "kid": kid or self.kid}).encode()) + "." + \
             b64(json.dumps(claims).encode())
         sig = subprocess.run(["openssl", "dgst", "-sha256", "-sign", self.pem], input=signing.encode(),
                              check=True, capture_output=True).stdout
@@ -152,6 +153,7 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
     j = json.load(open(os.path.join(GW, "jwtk.json")))
     j["keys"][0]["file"] = jwks_file
     j["verifiers"]["remote"]["jwks_url"] = f"http://127.0.0.1:{jwks_port}/jwks.json"
+    j["verifiers"]["remote"]["cooldown"] = 1   # the rotation check waits one cooldown, not the default 30 s
     j["verifiers"].update(extra_verifiers or {})
     with open(os.path.join(work, "jwtk.json"), "w") as f:
         json.dump(j, f)
@@ -176,9 +178,12 @@ def main():
     with open(jwks_file, "w") as f:
         f.write(keys.jwks)
     fetches = []
+    served = {"jwks": keys.jwks}   # the rotation check adds a second key
     jwks_srv = serve(lambda req: (fetches.append(time.time()) or 200,
                                   {"Content-Type": "application/json", "Cache-Control": "max-age=300"},
-                                  keys.jwks.encode()))
+                                  served["jwks"].encode()))
+    keys.served = served
+    keys.next = Keys(work, "k2")
     up = serve(echo)
     port = free_port()
     dead = free_port()   # nothing listens: the "down" verifier never gets keys
@@ -284,6 +289,34 @@ def shared(port, keys, proc):
     check(s == 200, "lua-load: pull mode (refresher started by the state's task, core.thread 0)", str(s))
 
 
+def rotation(port, keys, fetches, base, now):
+    """Pull mode through HAProxy: a token of a new key is refused until the key server has it; then a
+    flood of tokens with unknown kids (and the new one) costs about one fetch per cooldown, and the new
+    key verifies without a reload."""
+    print("== rotation and an unknown-kid flood (pull mode, cooldown 1 s)")
+    claims_r = dict(base, iss="https://login.example")
+    new_tok = keys.next.token(claims_r)
+    s, h, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + new_tok)])
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api", error="invalid_token"',
+          "a token of a key the server does not publish yet: 401 invalid_token", f"{s} {h.get('www-authenticate')}")
+    keys.served["jwks"] = json.dumps({"keys": [json.loads(keys.jwks)["keys"][0], keys.next.jwk]})
+    forged = keys.token(claims_r, kid="flood")   # signed with k1, named with an unknown kid
+    before, t0, ok200, answered, sent = len(fetches), time.time(), False, 0, 0
+    while time.time() - t0 < 4 and not ok200:
+        for _ in range(20):
+            s, _, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + forged)])
+            answered += s == 401
+            sent += 1
+        ok200 = raw_get(port, "/remote/x", [("Authorization", "Bearer " + new_tok)])[0] == 200
+    spent = time.time() - t0
+    made = len(fetches) - before
+    check(ok200, f"after the rotation the new key verifies ({spent:.1f} s, no reload)", f"{spent:.1f} s")
+    check(answered == sent and made <= 2 + int(spent), f"{answered} unknown-kid tokens: 401 each, {made} fetches "
+          f"(at most one per cooldown)", f"{made} fetches in {spent:.1f} s")
+    s, _, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + keys.token(claims_r))])
+    check(s == 200, "the old key still verifies (both published)", str(s))
+
+
 def run(port, keys, proc, fetches):
     now = int(time.time())
     base = {"iss": "https://issuer.example", "aud": "api", "sub": "user-1", "exp": now + 600,
@@ -351,6 +384,8 @@ def run(port, keys, proc, fetches):
     s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(dict(base, sub="50% off")))])
     e = json.loads(body) if s == 200 else {}
     check(e.get("x-jwt-sub") == ["50% off"], "a sub with '%' and no control character goes as it is", f"{s} {e}")
+
+    rotation(port, keys, fetches, base, now)
 
     print("== the gateway contract's bearer grammar (Tests/JWTKernelTests/Fixtures/gateway/contract.json)")
     with open(os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:
