@@ -136,7 +136,7 @@ def children(pid):
     return [int(x) for x in out.split()]
 
 
-def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False):
+def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False, realm=None):
     cfg = open(os.path.join(GW, "haproxy.cfg")).read()
     lib = PREFIX
     cfg = cfg.replace("/etc/haproxy/jwtk.json", os.path.join(work, "jwtk.json"))
@@ -155,6 +155,8 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
     j["verifiers"]["remote"]["jwks_url"] = f"http://127.0.0.1:{jwks_port}/jwks.json"
     j["verifiers"]["remote"]["cooldown"] = 1   # the rotation check waits one cooldown, not the default 30 s
     j["verifiers"].update(extra_verifiers or {})
+    if realm is not None:
+        j["realm"] = realm   # json.dump writes it with \u escapes (a surrogate pair for U+1F600)
     with open(os.path.join(work, "jwtk.json"), "w") as f:
         json.dump(j, f)
     path = os.path.join(work, "haproxy.cfg")
@@ -211,7 +213,8 @@ def main():
     print("== lua-load (one shared state), nbthread 1")
     extra = {"down": {"issuers": ["https://down.example"], "audiences": ["api"],
                       "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}}
-    cfg = config(work, port, up.server_port, jwks_srv.server_port, jwks_file, extra, shared_state=True)
+    cfg = config(work, port, up.server_port, jwks_srv.server_port, jwks_file, extra, shared_state=True,
+                 realm='caf\u00e9 \U0001F600 "q"')
     with_haproxy(work, cfg, port, env, lambda proc: shared(port, keys, proc))
     print(f"haproxy stage: {time.monotonic() - t0:.1f} s")
     print(f"haproxy: {passed} passed, {failed} failed")
@@ -284,7 +287,10 @@ def shared(port, keys, proc):
     e = json.loads(body) if s == 200 else {}
     check(s == 200 and e.get("x-jwt-sub") == ["user-1"] and "x_jwt_sub" not in e, "lua-load: a valid token is 200", f"{s} {e}")
     s, h, _ = raw_get(port, "/api/x")
-    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"', "lua-load: no token is 401", str(s))
+    want = 'Bearer realm="caf\u00e9 \U0001F600 \\"q\\""'.encode().decode("latin-1")
+    check(s == 401 and h.get("www-authenticate") == want,
+          "lua-load: no token is 401; a realm read from JSON \\u escapes (a surrogate pair) and quoted by jwtk_challenge",
+          f"{s} {h.get('www-authenticate')!r}")
     s = wait_200(port, "/remote/x", keys.token(claims(now, iss="https://login.example")))
     check(s == 200, "lua-load: pull mode (refresher started by the state's task, core.thread 0)", str(s))
 

@@ -48,7 +48,14 @@ local function decode(s)
                 if map[e] then out[#out + 1] = map[e]; i = i + 2
                 elseif e == "u" then
                     local h = tonumber(s:sub(i + 2, i + 5), 16) or fail("bad \\u escape")
-                    out[#out + 1] = utf8.char(h); i = i + 6
+                    i = i + 6
+                    if h >= 0xD800 and h < 0xDC00 and s:sub(i, i + 1) == "\\u" then   -- a surrogate pair
+                        local l = tonumber(s:sub(i + 2, i + 5), 16)
+                        if l and l >= 0xDC00 and l < 0xE000 then
+                            h = 0x10000 + (h - 0xD800) * 0x400 + (l - 0xDC00); i = i + 6
+                        end
+                    end
+                    out[#out + 1] = utf8.char(h)
                 else fail("bad escape") end
             else out[#out + 1] = c; i = i + 1 end
         end
@@ -112,7 +119,11 @@ local ok, conf = pcall(decode, read(path))
 if not ok or type(conf) ~= "table" then error("jwtk.lua: " .. path .. ": " .. tostring(conf), 0) end
 
 local realm = conf.realm or "api"
-local prefix = (conf.header_prefix or "X-Jwt-")
+local prefix = conf.header_prefix or "X-Jwt-"
+if type(realm) ~= "string" then error("jwtk.lua: realm must be a string", 0) end
+if type(prefix) ~= "string" or not prefix:match("^[%w%-_]+$") then
+    error("jwtk.lua: header_prefix must be letters, digits, '-' or '_' (a header name's start)", 0)
+end
 local strip = prefix:lower():gsub("_", "-")   -- compared with client header names normalised the same way
 local names, pointers, headers, vars = {}, {}, {}, {}
 for name, ptr in pairs(conf.claims or {}) do
