@@ -243,8 +243,13 @@ def with_haproxy(work, cfg, port, env, body):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        text = open(logpath).read()
+        exits = re.findall(r"exited with code (\d+)", text)
+        check(proc.returncode == 0 and exits and all(c == "0" for c in exits) and "stuck=1" not in text,
+              "every worker and the master exit with status 0 on a soft stop (no crash, no watchdog)",
+              f"master {proc.returncode}, workers {exits}")
         if failed > before:
-            print(open(logpath).read()[-3000:])
+            print(text[-3000:])
 
 
 def claims(now, **kw):
