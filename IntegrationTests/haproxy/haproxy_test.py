@@ -146,7 +146,9 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
     writers = "    http-request lua.jwtk-verify writers if { path_beg /write/ }\n"
     assert writers in cfg
     cfg = cfg.replace(writers, writers + "    http-request lua.jwtk-verify down if { path_beg /down/ }\n"
-                      "    http-request lua.jwtk-verify nosuch if { path_beg /nosuch/ }\n")
+                      "    http-request lua.jwtk-verify nosuch if { path_beg /nosuch/ }\n"
+                      "    http-request return status 200 content-type text/plain lf-string "
+                      "\"%[req.fhdr(authorization),lua.jwtk-status(default)]\" if { path_beg /status/ }\n")
     if shared_state:   # the other supported model: one state for the process, one thread
         cfg = cfg.replace("lua-load-per-thread ", "lua-load ").replace("nbthread 2", "nbthread 1")
     cfg = cfg.replace("127.0.0.1:8080", f"127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
@@ -385,6 +387,12 @@ def run(port, keys, proc, fetches):
           "two Authorization fields: no bearer token (one list of two credentials)", f"{s} {h}")
     s, h, body = raw_get(port, "/down/x", [("Authorization", "Bearer " + keys.token(dict(base, iss="https://down.example")))])
     check(s == 503 and "www-authenticate" not in h, "keys never fetched (key URL down): 503 without a challenge", f"{s} {h}")
+    for name, hdrs, want in [("a valid token", [("Authorization", "Bearer " + good)], "ok"),
+                             ("Basic credentials", [("Authorization", "Basic dXNlcjpwYXNz")], "no_token"),
+                             ("no Authorization (no sample: haproxy calls no converter)", [], ""),
+                             ("an expired token", [("Authorization", "Bearer " + keys.token(dict(base, exp=now - 3600)))], "expired")]:
+        s, _, body = raw_get(port, "/status/x", hdrs)
+        check(s == 200 and body == want, f"converter lua.jwtk-status: {name} is {want}", f"{s} {body!r}")
     s, h, _ = raw_get(port, "/nosuch/x", [("Authorization", "Bearer " + good)])
     check(s == 500, "an action naming no configured verifier: 500 (fail closed), haproxy keeps serving", str(s))
     s, _, body = raw_get(port, "/open/x", [("X-Jwt-Sub", "kept")])

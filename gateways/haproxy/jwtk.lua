@@ -228,3 +228,15 @@ core.register_action("jwtk-verify", { "http-req" }, function(txn, name)
         pcall(txn.set_var, txn, "txn.jwtk.error", "internal")
     end
 end, 1)
+
+-- A converter for ACLs and log formats that need only the verdict (no variables, no headers):
+--   http-request deny if !{ req.fhdr(authorization),lua.jwtk-status(default) -m str ok }
+-- It returns the status name ("ok", "no_token", "expired", ...); req.fhdr, not req.hdr, which would split
+-- the value at commas. Without an Authorization field there is no sample and HAProxy calls no converter:
+-- the expression is empty and the ACL above denies.
+core.register_converters("jwtk-status", function(value, name)
+    local v = verifiers[name]
+    if not v then return "no_verifier" end
+    local ok, _, status = pcall(v.verify, v, value)
+    return ok and status or "internal"
+end)
