@@ -154,6 +154,7 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
     cfg = cfg.replace("127.0.0.1:8080", f"127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
     j = json.load(open(os.path.join(GW, "jwtk.json")))
     j["keys"][0]["file"] = jwks_file
+    j["keys"][0]["refresh"] = 1   # the push rotation check waits a second, not the example's minute
     j["verifiers"]["remote"]["jwks_url"] = f"http://127.0.0.1:{jwks_port}/jwks.json"
     j["verifiers"]["remote"]["cooldown"] = 1   # the rotation check waits one cooldown, not the default 30 s
     j["verifiers"].update(extra_verifiers or {})
@@ -187,6 +188,7 @@ def main():
                                   {"Content-Type": "application/json", "Cache-Control": "max-age=300"},
                                   served["jwks"].encode()))
     keys.served = served
+    keys.file = jwks_file
     keys.next = Keys(work, "k2")
     up = serve(echo)
     port = free_port()
@@ -331,6 +333,29 @@ def rotation(port, keys, fetches, base, now):
     check(s == 200, "the old key still verifies (both published)", str(s))
 
 
+def push_rotation(port, keys, base):
+    """Push mode: the key file rewritten while haproxy runs ("refresh": 1) is read again by the worker's
+    task; a file that is no longer a key set keeps the keys."""
+    print("== key file rotation (push mode, refresh 1 s)")
+    new_tok = keys.next.token(base)
+    s, _, _ = raw_get(port, "/api/x", [("Authorization", "Bearer " + new_tok)])
+    check(s == 401, "a token of a key not yet in the file: 401", str(s))
+    with open(keys.file + ".tmp", "w") as f:
+        f.write(json.dumps({"keys": [keys.jwk, keys.next.jwk]}))
+    os.replace(keys.file + ".tmp", keys.file)
+    t0 = time.time()
+    s = wait_200(port, "/api/x", new_tok, tries=80)
+    check(s == 200, f"after the file changed the new key verifies ({time.time() - t0:.1f} s, no reload)", str(s))
+    with open(keys.file, "w") as f:
+        f.write("not a key set")
+    time.sleep(1.5)
+    s1 = raw_get(port, "/api/x", [("Authorization", "Bearer " + new_tok)])[0]
+    s2 = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(base))])[0]
+    check(s1 == 200 and s2 == 200, "a key file that is no longer a key set keeps the keys held", f"{s1} {s2}")
+    with open(keys.file, "w") as f:   # a reload (next) reads the file again, and refuses to start on a bad one
+        f.write(keys.jwks)
+
+
 def run(port, keys, proc, fetches):
     now = int(time.time())
     base = {"iss": "https://issuer.example", "aud": "api", "sub": "user-1", "exp": now + 600,
@@ -406,6 +431,7 @@ def run(port, keys, proc, fetches):
     check(e.get("x-jwt-sub") == ["50% off"], "a sub with '%' and no control character goes as it is", f"{s} {e}")
 
     rotation(port, keys, fetches, base, now)
+    push_rotation(port, keys, base)
 
     print("== the gateway contract's bearer grammar (Tests/JWTKernelTests/Fixtures/gateway/contract.json)")
     with open(os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:

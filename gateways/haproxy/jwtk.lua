@@ -109,7 +109,7 @@ end
 -- {
 --   "realm": "api",                                  WWW-Authenticate realm (default "api")
 --   "header_prefix": "X-Jwt-",                       claim headers: X-Jwt-Sub, X-Jwt-Iss, X-Jwt-<Name>
---   "keys": [{"file": "/etc/haproxy/jwks.json", "issuer": "https://issuer.example"}],   push mode
+--   "keys": [{"file": "/etc/haproxy/jwks.json", "issuer": "https://issuer.example", "refresh": 60}],   push mode
 --   "claims": {"email": "/email", "roles": "/roles"} txn.jwtk.<name> and X-Jwt-<Name>, by JSON Pointer
 --   "verifiers": {"default": { jwtk_verifier_new's JSON: issuers, audiences, provider, jwks_url, claims, cache }}
 -- }
@@ -146,11 +146,17 @@ for i, name in ipairs(names) do
 end
 
 local ks = jwtk.shared_keystore()
+local watched = {}   -- key files with "refresh": re-read by the task below
 for i, k in ipairs(conf.keys or {}) do
     if type(k.file) ~= "string" then error("jwtk.lua: keys[" .. i .. "].file must be a path", 0) end
-    local loaded, status, msg = ks:load(read(k.file), k.issuer)
+    if k.refresh ~= nil and (math.type(k.refresh) ~= "integer" or k.refresh < 1) then
+        error("jwtk.lua: keys[" .. i .. "].refresh must be whole seconds, at least 1", 0)
+    end
+    local body = read(k.file)
+    local loaded, status, msg = ks:load(body, k.issuer)
     if not loaded then error("jwtk.lua: " .. k.file .. ": " .. status .. ": " .. msg, 0) end
     if msg ~= "" then core.Warning("jwtk: " .. k.file .. ": keys refused: " .. msg) end
+    if k.refresh then watched[#watched + 1] = { file = k.file, issuer = k.issuer, every = k.refresh, body = body, due = 0 } end
 end
 
 local verifiers, pull = {}, false
@@ -175,6 +181,35 @@ if pull and core.thread <= 1 then
     core.register_task(function()
         local st = ks:start()
         if st ~= "ok" then core.Alert("jwtk: jwtk_keystore_start: " .. st) end
+    end)
+end
+
+-- Push mode without a reload: key files with "refresh": N are read again every N seconds, in the worker
+-- (one state: the keystore is the process's), and handed to libjwtk when they changed. A file that cannot
+-- be read or that libjwtk refuses keeps the keys held (libjwtk's rule), with a warning. The read is of a
+-- small local file; core.sleep yields to HAProxy's scheduler between rounds.
+if #watched > 0 and core.thread <= 1 then
+    core.register_task(function()
+        local now = 0
+        while true do
+            for _, w in ipairs(watched) do
+                if now >= w.due then
+                    w.due = now + w.every
+                    local f, err = io.open(w.file, "rb")
+                    local body = f and f:read("a")
+                    if f then f:close() end
+                    if not body then
+                        core.Warning("jwtk: " .. w.file .. ": " .. tostring(err) .. "; keeping the keys")
+                    elseif body ~= w.body then
+                        local loaded, status, msg = ks:load(body, w.issuer)
+                        if loaded then w.body = body
+                        else core.Warning("jwtk: " .. w.file .. ": " .. status .. ": " .. msg .. "; keeping the keys") end
+                    end
+                end
+            end
+            core.sleep(1)
+            now = now + 1
+        end
     end)
 end
 
