@@ -8,7 +8,7 @@
 --       http-request lua.jwtk-verify default
 --       http-request return status 401 hdr WWW-Authenticate "%[var(txn.jwtk.challenge)]" if ...
 --
--- HAProxy 2.6's lua-load takes no arguments (2.7 added them), so the configuration file is named by the
+-- HAProxy 2.6's lua-load takes no arguments (configuration.txt: "lua-load <file>"), so the configuration file is named by the
 -- environment variable JWTK_HAPROXY_CONFIG, which HAProxy's own `setenv` sets while it parses `global`.
 --
 -- Process model. This file runs while HAProxy parses its configuration, in the process that then
