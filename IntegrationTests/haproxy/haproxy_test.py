@@ -1,0 +1,477 @@
+#!/usr/bin/env python3
+"""The HAProxy Lua module (gateways/haproxy) in Debian's real haproxy on 127.0.0.1.
+
+Runs gateways/haproxy/haproxy.cfg and jwtk.json with only their paths and ports rewritten, in master-worker
+mode with two threads (lua-load-per-thread): keys from a file (push) and from a loopback JWKS server
+(pull, libjwtk's refresher), a header-echoing upstream. Tokens are RS256, signed with the openssl CLI
+(standard library only: no venv). Ends with one line: haproxy: N passed, M failed
+"""
+import argparse
+import base64
+import http.server
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "../.."))
+GW = os.path.join(ROOT, "gateways/haproxy")
+passed = failed = 0
+PREFIX = None   # --prefix: where gateways/haproxy/build.sh installed the module and the library
+
+
+def check(ok, name, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"  ok   {name}")
+    else:
+        failed += 1
+        print(f"  FAIL {name}" + (f": {detail}" if detail else ""))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+class Keys:
+    def __init__(self, work, kid="k1"):
+        self.kid = kid
+        self.pem = os.path.join(work, kid + ".pem")
+        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
+                        "-out", self.pem], check=True, capture_output=True)
+        mod = subprocess.check_output(["openssl", "rsa", "-in", self.pem, "-noout", "-modulus"]).decode()
+        n = b64(bytes.fromhex(mod.strip().split("=", 1)[1]))
+        self.jwk = {"kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": n, "e": "AQAB"}
+        self.jwks = json.dumps({"keys": [self.jwk]})
+
+    def token(self, claims, kid=None):
+        signing = b64(json.dumps({"alg": "RS256", "typ": "JWT", "kid": kid or self.kid}).encode()) + "." + \
+            b64(json.dumps(claims).encode())
+        sig = subprocess.run(["openssl", "dgst", "-sha256", "-sign", self.pem], input=signing.encode(),
+                             check=True, capture_output=True).stdout
+        return signing + "." + b64(sig)
+
+
+def serve(handler_body):
+    """A loopback HTTP server on a thread; handler_body(request) -> (status, headers dict, body bytes)."""
+    class H(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            status, headers, body = handler_body(self)
+            self.send_response(status)
+            for k, v in headers.items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+    class Quiet(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            pass   # haproxy closing idle connections to the upstream is not an error
+    srv = Quiet(("127.0.0.1", 0), H)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv
+
+
+def echo(req):
+    """The upstream answers with the request headers it saw, names lower-cased, values as lists."""
+    seen = {}
+    for k, v in req.headers.raw_items():
+        seen.setdefault(k.lower(), []).append(v)
+    return 200, {"Content-Type": "application/json"}, json.dumps(seen).encode()
+
+
+def raw_get(port, path, headers=(), timeout=5):
+    """A request written byte for byte (header values HTTP clients would refuse or normalise)."""
+    req = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+    for k, v in headers:
+        req += k.encode() + b": " + (v if isinstance(v, bytes) else v.encode("utf-8")) + b"\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(req + b"\r\n")
+        data = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    m = re.match(r"HTTP/1\.\d (\d{3})", lines[0] if lines else "")
+    hdrs = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(":")
+        hdrs[k.strip().lower()] = v.strip()
+    return (int(m.group(1)) if m else 0), hdrs, body.decode("utf-8", "replace")
+
+
+def threads_of(pid):
+    names = []
+    for t in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{t}/comm") as f:
+            names.append(f.read().strip())
+    return names
+
+
+def children(pid):
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False, realm=None):
+    cfg = open(os.path.join(GW, "haproxy.cfg")).read()
+    lib = PREFIX
+    cfg = cfg.replace("/etc/haproxy/jwtk.json", os.path.join(work, "jwtk.json"))
+    cfg = cfg.replace("/usr/local/lib/haproxy/lua", os.path.join(lib, "lib/haproxy/lua"))
+    cfg = cfg.replace("/usr/local/share/haproxy", os.path.join(lib, "share/haproxy"))
+    # One more route, to a verifier whose key URL never answers (the example has none).
+    writers = "    http-request lua.jwtk-verify writers if { path_beg /write/ }\n"
+    assert writers in cfg
+    cfg = cfg.replace(writers, writers + "    http-request lua.jwtk-verify down if { path_beg /down/ }\n"
+                      "    http-request lua.jwtk-verify nosuch if { path_beg /nosuch/ }\n"
+                      "    http-request return status 200 content-type text/plain lf-string "
+                      "\"%[req.fhdr(authorization),lua.jwtk-status(default)]\" if { path_beg /status/ }\n")
+    if shared_state:   # the other supported model: one state for the process, one thread
+        cfg = cfg.replace("lua-load-per-thread ", "lua-load ").replace("nbthread 2", "nbthread 1")
+    cfg = cfg.replace("127.0.0.1:8080", f"127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
+    j = json.load(open(os.path.join(GW, "jwtk.json")))
+    j["keys"][0]["file"] = jwks_file
+    j["keys"][0]["refresh"] = 1   # the push rotation check waits a second, not the example's minute
+    j["verifiers"]["remote"]["jwks_url"] = f"http://127.0.0.1:{jwks_port}/jwks.json"
+    j["verifiers"]["remote"]["cooldown"] = 1   # the rotation check waits one cooldown, not the default 30 s
+    j["verifiers"].update(extra_verifiers or {})
+    if realm is not None:
+        j["realm"] = realm   # json.dump writes it with \u escapes (a surrogate pair for U+1F600)
+    with open(os.path.join(work, "jwtk.json"), "w") as f:
+        json.dump(j, f)
+    path = os.path.join(work, "haproxy.cfg")
+    with open(path, "w") as f:
+        f.write(cfg)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--prefix", required=True)
+    a = ap.parse_args()
+    global PREFIX
+    PREFIX = os.path.abspath(a.prefix)
+    t0 = time.monotonic()
+    work = a.work
+    env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+    keys = Keys(work)
+    jwks_file = os.path.join(work, "jwks.json")
+    with open(jwks_file, "w") as f:
+        f.write(keys.jwks)
+    fetches = []
+    served = {"jwks": keys.jwks}   # the rotation check adds a second key
+    jwks_srv = serve(lambda req: (fetches.append(time.time()) or 200,
+                                  {"Content-Type": "application/json", "Cache-Control": "max-age=300"},
+                                  served["jwks"].encode()))
+    keys.served = served
+    keys.file = jwks_file
+    keys.next = Keys(work, "k2")
+    up = serve(echo)
+    port = free_port()
+    dead = free_port()   # nothing listens: the "down" verifier never gets keys
+    cfg = config(work, port, up.server_port, jwks_srv.server_port, jwks_file, {
+        "down": {"issuers": ["https://down.example"], "audiences": ["api"],
+                 "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}})
+
+    print("== configuration")
+    r = subprocess.run(["haproxy", "-c", "-f", cfg], capture_output=True, text=True, env=env)
+    check(r.returncode == 0, "haproxy -c accepts gateways/haproxy/haproxy.cfg", r.stdout + r.stderr)
+    # A provider preset without an audience would admit the provider's tokens for every application.
+    os.makedirs(work + "/bad", exist_ok=True)
+    bad = config(work + "/bad", port, up.server_port, jwks_srv.server_port, jwks_file, {"google": {"provider": "google"}})
+    r = subprocess.run(["haproxy", "-c", "-f", bad], capture_output=True, text=True, env=env)
+    check(r.returncode != 0 and "verifier 'google'" in r.stdout + r.stderr and "audience" in r.stdout + r.stderr,
+          "a provider preset without an audience: haproxy refuses to start, naming it",
+          (r.stdout + r.stderr)[-400:])
+    config(work, port, up.server_port, jwks_srv.server_port, jwks_file, {
+        "down": {"issuers": ["https://down.example"], "audiences": ["api"],
+                 "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}})
+
+    print("== haproxy -W (master-worker), nbthread 2, lua-load-per-thread")
+    with_haproxy(work, cfg, port, env, lambda proc: (run(port, keys, proc, fetches), reload(port, keys, proc)))
+
+    print("== lua-load (one shared state), nbthread 1")
+    extra = {"down": {"issuers": ["https://down.example"], "audiences": ["api"],
+                      "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}}
+    cfg = config(work, port, up.server_port, jwks_srv.server_port, jwks_file, extra, shared_state=True,
+                 realm='caf\u00e9 \U0001F600 "q"')
+    with_haproxy(work, cfg, port, env, lambda proc: shared(port, keys, proc))
+    before = os.environ.get("JWTK_STAGE_TIMES")
+    print(f"stage times: {before + ', ' if before else ''}haproxy test {time.monotonic() - t0:.1f} s")
+    print(f"haproxy: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def with_haproxy(work, cfg, port, env, body):
+    logpath = os.path.join(work, "haproxy.log")
+    log = open(logpath, "w")
+    proc = subprocess.Popen(["haproxy", "-W", "-db", "-f", cfg], stdout=log, stderr=subprocess.STDOUT, env=env)
+    before = failed
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        body(proc)
+    finally:
+        proc.send_signal(signal.SIGUSR1)   # soft stop
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        text = open(logpath).read()
+        exits = re.findall(r"exited with code (\d+)", text)
+        check(proc.returncode == 0 and exits and all(c == "0" for c in exits) and "stuck=1" not in text,
+              "every worker and the master exit with status 0 on a soft stop (no crash, no watchdog)",
+              f"master {proc.returncode}, workers {exits}")
+        if failed > before:
+            print(text[-3000:])
+
+
+def claims(now, **kw):
+    return dict({"iss": "https://issuer.example", "aud": "api", "sub": "user-1", "exp": now + 600,
+                 "email": "u@example.com", "roles": ["admin", "ops"], "scope": "read"}, **kw)
+
+
+def wait_200(port, path, token, tries=100):
+    s = 0
+    for _ in range(tries):
+        s, h, body = raw_get(port, path, [("Authorization", "Bearer " + token)])
+        if s == 200:
+            return s
+        time.sleep(0.05)
+    return s
+
+
+def reload(port, keys, proc):
+    """master-worker reload (SIGUSR2): the master re-executes itself, reruns jwtk.lua while parsing,
+    still without a thread of ours, and the new worker starts its own refresher."""
+    print("== reload (SIGUSR2 to the master)")
+    old = children(proc.pid)
+    proc.send_signal(signal.SIGUSR2)
+    new = []
+    for _ in range(100):
+        new = [p for p in children(proc.pid) if p not in old]
+        if new:
+            break
+        time.sleep(0.05)
+    now = int(time.time())
+    s = wait_200(port, "/remote/x", keys.token(claims(now, iss="https://login.example")))
+    check(len(new) == 1 and s == 200, "after a reload the new worker verifies pull-mode tokens", f"{new} {s}")
+    check(threads_of(proc.pid) == ["haproxy"], "the master still has one thread after the reload",
+          str(threads_of(proc.pid)))
+
+
+def shared(port, keys, proc):
+    now = int(time.time())
+    good = keys.token(claims(now))
+    s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + good), ("X_JWT_SUB", "x")])
+    e = json.loads(body) if s == 200 else {}
+    check(s == 200 and e.get("x-jwt-sub") == ["user-1"] and "x_jwt_sub" not in e, "lua-load: a valid token is 200", f"{s} {e}")
+    s, h, _ = raw_get(port, "/api/x")
+    want = 'Bearer realm="caf\u00e9 \U0001F600 \\"q\\""'.encode().decode("latin-1")
+    check(s == 401 and h.get("www-authenticate") == want,
+          "lua-load: no token is 401; a realm read from JSON \\u escapes (a surrogate pair) and quoted by jwtk_challenge",
+          f"{s} {h.get('www-authenticate')!r}")
+    s = wait_200(port, "/remote/x", keys.token(claims(now, iss="https://login.example")))
+    check(s == 200, "lua-load: pull mode (refresher started by the state's task, core.thread 0)", str(s))
+
+
+def rotation(port, keys, fetches, base, now):
+    """Pull mode through HAProxy: a token of a new key is refused until the key server has it; then a
+    flood of tokens with unknown kids (and the new one) costs about one fetch per cooldown, and the new
+    key verifies without a reload."""
+    print("== rotation and an unknown-kid flood (pull mode, cooldown 1 s)")
+    claims_r = dict(base, iss="https://login.example")
+    new_tok = keys.next.token(claims_r)
+    s, h, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + new_tok)])
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api", error="invalid_token"',
+          "a token of a key the server does not publish yet: 401 invalid_token", f"{s} {h.get('www-authenticate')}")
+    keys.served["jwks"] = json.dumps({"keys": [json.loads(keys.jwks)["keys"][0], keys.next.jwk]})
+    forged = keys.token(claims_r, kid="flood")   # signed with k1, named with an unknown kid
+    before, t0, ok200, answered, sent = len(fetches), time.time(), False, 0, 0
+    while time.time() - t0 < 4 and not ok200:
+        for _ in range(20):
+            s, _, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + forged)])
+            answered += s == 401
+            sent += 1
+        ok200 = raw_get(port, "/remote/x", [("Authorization", "Bearer " + new_tok)])[0] == 200
+    spent = time.time() - t0
+    made = len(fetches) - before
+    check(ok200, f"after the rotation the new key verifies ({spent:.1f} s, no reload)", f"{spent:.1f} s")
+    check(answered == sent and made <= 2 + int(spent), f"{answered} unknown-kid tokens: 401 each, {made} fetches "
+          f"(at most one per cooldown)", f"{made} fetches in {spent:.1f} s")
+    s, _, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + keys.token(claims_r))])
+    check(s == 200, "the old key still verifies (both published)", str(s))
+
+
+def push_rotation(port, keys, base):
+    """Push mode: the key file rewritten while haproxy runs ("refresh": 1) is read again by the worker's
+    task; a file that is no longer a key set keeps the keys."""
+    print("== key file rotation (push mode, refresh 1 s)")
+    new_tok = keys.next.token(base)
+    s, _, _ = raw_get(port, "/api/x", [("Authorization", "Bearer " + new_tok)])
+    check(s == 401, "a token of a key not yet in the file: 401", str(s))
+    with open(keys.file + ".tmp", "w") as f:
+        f.write(json.dumps({"keys": [keys.jwk, keys.next.jwk]}))
+    os.replace(keys.file + ".tmp", keys.file)
+    t0 = time.time()
+    s = wait_200(port, "/api/x", new_tok, tries=80)
+    check(s == 200, f"after the file changed the new key verifies ({time.time() - t0:.1f} s, no reload)", str(s))
+    with open(keys.file, "w") as f:
+        f.write("not a key set")
+    time.sleep(1.5)
+    s1 = raw_get(port, "/api/x", [("Authorization", "Bearer " + new_tok)])[0]
+    s2 = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(base))])[0]
+    check(s1 == 200 and s2 == 200, "a key file that is no longer a key set keeps the keys held", f"{s1} {s2}")
+    with open(keys.file, "w") as f:   # a reload (next) reads the file again, and refuses to start on a bad one
+        f.write(keys.jwks)
+
+
+def run(port, keys, proc, fetches):
+    now = int(time.time())
+    base = {"iss": "https://issuer.example", "aud": "api", "sub": "user-1", "exp": now + 600,
+            "email": "u@example.com", "roles": ["admin", "ops"], "scope": "read"}
+    good = keys.token(base)
+    workers = children(proc.pid)
+    check(len(workers) == 1, "one worker", str(workers))
+    master = threads_of(proc.pid)
+    check(master == ["haproxy"], "the master has one thread: no jwtk thread before the fork", str(master))
+    ok = False
+    for _ in range(100):
+        s, h, body = raw_get(port, "/remote/x", [("Authorization", "Bearer " + keys.token(dict(base, iss="https://login.example")))])
+        if s == 200:
+            ok = True
+            break
+        time.sleep(0.05)
+    check(ok and len(fetches) >= 1, "pull: a token of the key URL's issuer is 200 once jwtk fetched the keys",
+          f"{s} {h.get('www-authenticate')} fetches={len(fetches)}")
+    wt = threads_of(workers[0]) if workers else []
+    check(wt.count("jwtk-refresh") >= 1, "the worker started the refresher (core.register_task, after fork)", str(wt))
+
+    print("== verdicts")
+    forged = [("X-Jwt-Sub", "spoofed"), ("X_Jwt_Sub", "spoofed"), ("x-JWT-role", "admin"), ("X-JWT-EMAIL", "e@evil")]
+    s, h, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + good)] + forged)
+    e = json.loads(body) if s == 200 else {}
+    check(s == 200 and e.get("x-jwt-sub") == ["user-1"] and e.get("x-jwt-iss") == ["https://issuer.example"] and
+          e.get("x-jwt-email") == ["u@example.com"] and e.get("x-jwt-roles") == ["admin,ops"] and
+          e.get("x-user") == ["user-1"],
+          "valid token: 200, X-Jwt-Sub/Iss/Email and Roles (joined) reach the upstream", f"{s} {e}")
+    check(s == 200 and "x_jwt_sub" not in e and "x-jwt-role" not in e,
+          "client X-Jwt-* copies removed, look-alikes (X_Jwt_Sub, x-JWT-role) included", str(e))
+    s, h, body = raw_get(port, "/api/x", forged)
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"' and "spoofed" not in body,
+          "no token: 401 with the realm-only challenge", f"{s} {h}")
+    bad_sig = good[:-6] + ("AAAAAA" if not good.endswith("AAAAAA") else "BBBBBB")
+    for name, tok, want_s, want_h in [
+        ("bad signature", bad_sig, 401, 'Bearer realm="api", error="invalid_token"'),
+        ("expired", keys.token(dict(base, exp=now - 3600)), 401, 'Bearer realm="api", error="invalid_token"'),
+        ("another audience", keys.token(dict(base, aud="other")), 401, 'Bearer realm="api", error="invalid_token"'),
+        ("unknown kid", keys.token(base, kid="nope"), 401, 'Bearer realm="api", error="invalid_token"'),
+        ("garbage", "x.y.z", 401, 'Bearer realm="api", error="invalid_token"'),
+    ]:
+        s, h, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + tok)])
+        check(s == want_s and h.get("www-authenticate") == want_h and
+              not [p for p in tok.split(".") if len(p) > 8 and p in body],
+              f"{name}: {want_s} {want_h}", f"{s} {h.get('www-authenticate')}")
+    s, h, _ = raw_get(port, "/write/x", [("Authorization", "Bearer " + good)])
+    check(s == 403 and h.get("www-authenticate") == 'Bearer realm="api", error="insufficient_scope"',
+          "an unmet claim requirement: 403 insufficient_scope", f"{s} {h.get('www-authenticate')}")
+    s, _, _ = raw_get(port, "/write/x", [("Authorization", "Bearer " + keys.token(dict(base, scope="read write")))])
+    check(s == 200, "a met claim requirement: 200", str(s))
+    s, h, _ = raw_get(port, "/api/x", [("Authorization", "Bearer " + good), ("Authorization", "Bearer " + good)])
+    check(s == 401 and h.get("www-authenticate") == 'Bearer realm="api"',
+          "two Authorization fields: no bearer token (one list of two credentials)", f"{s} {h}")
+    s, h, body = raw_get(port, "/down/x", [("Authorization", "Bearer " + keys.token(dict(base, iss="https://down.example")))])
+    check(s == 503 and "www-authenticate" not in h, "keys never fetched (key URL down): 503 without a challenge", f"{s} {h}")
+    for name, hdrs, want in [("a valid token", [("Authorization", "Bearer " + good)], "ok"),
+                             ("Basic credentials", [("Authorization", "Basic dXNlcjpwYXNz")], "no_token"),
+                             ("no Authorization (no sample: haproxy calls no converter)", [], ""),
+                             ("an expired token", [("Authorization", "Bearer " + keys.token(dict(base, exp=now - 3600)))], "expired")]:
+        s, _, body = raw_get(port, "/status/x", hdrs)
+        check(s == 200 and body == want, f"converter lua.jwtk-status: {name} is {want}", f"{s} {body!r}")
+    s, h, _ = raw_get(port, "/nosuch/x", [("Authorization", "Bearer " + good)])
+    check(s == 500, "an action naming no configured verifier: 500 (fail closed), haproxy keeps serving", str(s))
+    s, _, body = raw_get(port, "/open/x", [("X-Jwt-Sub", "kept")])
+    check(s == 200 and json.loads(body).get("x-jwt-sub") == ["kept"], "a path without the action is not touched", str(s))
+    s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(dict(base, sub="a\r\nX-Injected: 1")))])
+    e = json.loads(body) if s == 200 else {}
+    check(s == 200 and "x-injected" not in e and e.get("x-jwt-sub") == ["a%0D%0AX-Injected: 1"],
+          "a sub with CR LF cannot add an upstream header (percent-encoded)", f"{s} {e}")
+    s, _, body = raw_get(port, "/api/x", [("Authorization", "Bearer " + keys.token(dict(base, sub="50% off")))])
+    e = json.loads(body) if s == 200 else {}
+    check(e.get("x-jwt-sub") == ["50% off"], "a sub with '%' and no control character goes as it is", f"{s} {e}")
+
+    rotation(port, keys, fetches, base, now)
+    push_rotation(port, keys, base)
+
+    print("== the gateway contract's bearer grammar (Tests/JWTKernelTests/Fixtures/gateway/contract.json)")
+    with open(os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:
+        contract = json.load(f)
+    for case in contract["bearer"]:
+        if "\0" in case["value"]:
+            continue   # a NUL cannot travel in an HTTP field (haproxy answers 400 itself)
+        s, h, _ = raw_get(port, "/api/x", [("Authorization", case["value"])])
+        want = 'Bearer realm="api", error="invalid_token"' if case["token"] else 'Bearer realm="api"'
+        check(s == 401 and h.get("www-authenticate") == want, f"bearer: {case['name']}",
+              f"got {s} {h.get('www-authenticate')!r}, want 401 {want!r}")
+    # The challenge cases whose status a request through this configuration (realm "api") can produce.
+    reach = {"no_token": ("/api/x", None), "expired": ("/api/x", keys.token(dict(base, exp=now - 3600))),
+             "bad_audience": ("/api/x", keys.token(dict(base, aud="other"))),
+             "claim_requirement_failed": ("/write/x", good)}
+    for case in contract["challenge"]:
+        if case["realm"] != "api" or case["scope"] or case["status"] not in reach:
+            continue
+        path, tok = reach[case["status"]]
+        s, h, _ = raw_get(port, path, [("Authorization", "Bearer " + tok)] if tok else [])
+        check(h.get("www-authenticate") == case["expect"], f"challenge: {case['name']}",
+              f"{s} {h.get('www-authenticate')!r}")
+
+    print("== hostile input")
+    pid = workers[0] if workers else None
+    for name, hdrs in [
+        ("a 15 KB token", [("Authorization", "Bearer " + "a" * 15000)]),
+        ("a 100 KB header (haproxy's own limit)", [("Authorization", "Bearer " + "a" * 100000)]),
+        ("binary garbage", [("Authorization", bytes(range(1, 32)).replace(b"\r", b"").replace(b"\n", b"") + b"\xff\xfe")]),
+        ("Bearer with 2000 dots", [("Authorization", "Bearer " + "." * 2000)]),
+        ("a JSON bomb header", [("Authorization", "Bearer " + b64(b"[" * 5000) + "." + b64(b"{" * 5000) + ".x")]),
+        ("200 X-Jwt-* headers", [("X-Jwt-N%d" % i, "v") for i in range(200)]),
+    ]:
+        s, h, _ = raw_get(port, "/api/x", hdrs)
+        check(s in (400, 401, 431), f"{name}: answered ({s}), no crash", str(s))
+    check(pid is not None and children(proc.pid) == [pid] and proc.poll() is None,
+          "the same worker still serves after the hostile input", f"{children(proc.pid)}")
+    s, _, _ = raw_get(port, "/api/x", [("Authorization", "Bearer " + good)])
+    check(s == 200, "a valid token after the hostile input: 200", str(s))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
