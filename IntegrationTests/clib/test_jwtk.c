@@ -512,7 +512,7 @@ static void test_claim_requirements_config(void) {
         {"[\"/scope\"]", JWTK_E_CONFIG, "claims[0]: expected an object"},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\"},{\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[1]: \"pointer\" is required"},
         {"[{\"pointer\":\"/a\"}]", JWTK_E_CONFIG, "claims[0]: give one of equals, one_of, contains_all, contains_any"},
-        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown config key \"claims[0].equal\""},
+        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown member \"claims[0].equal\""},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\",\"one_of\":[\"y\"]}]", JWTK_E_CONFIG, "one condition per requirement"},
         {"[{\"pointer\":\"/a\",\"equals\":null}]", JWTK_E_CONFIG, "claims[0].equals: expected a string, number or boolean"},
         {"[{\"pointer\":\"/a\",\"equals\":[\"x\"]}]", JWTK_E_CONFIG, "claims[0].equals: expected a string"},

@@ -260,12 +260,15 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "max_token_size": 16384           bytes, 1 .. 1073741824
  *   "provider": "apple"               preset (the one table of every surface: CLI, issuer files,
  *                                     Swift): apple, google, facebook, line (issuers, algorithms,
- *                                     required claims; give "audiences"), firebase (give
- *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
- *                                     explicit keys above override the preset's values; a preset
- *                                     with no (or an empty) audience is JWTK_E_CONFIG: it would
- *                                     admit the provider's tokens for every application;
- *                                     "project_id"/"tenant_id" with another provider are JWTK_E_CONFIG
+ *                                     required claims; give "audiences"), firebase (give "project_id"
+ *                                     or "audiences"), microsoft (give "tenant" and "audiences");
+ *                                     the checks above override the preset's values, "algorithms"
+ *                                     narrows its algorithms, "issuers" beside it is JWTK_E_CONFIG;
+ *                                     a preset with no (or an empty) audience is JWTK_E_CONFIG: it
+ *                                     would admit the provider's tokens for every application;
+ *                                     "project_id"/"tenant" with another provider are JWTK_E_CONFIG.
+ *                                     Aliases: "tenant_id" for "tenant", "issuer": "x" for
+ *                                     "issuers": ["x"] (the issuer file's schema is this one)
  *   "channel_secret": "..."           provider line only: LINE web login's channel secret (its UTF-8
  *                                     bytes, at least 32), for HS256 ID tokens (no kid); merged into
  *                                     the keys loaded or fetched for LINE's issuer (push: load LINE's
