@@ -4,7 +4,7 @@ import Glibc
 /// The one-line JSON result the `verify` contract promises per token.
 enum ResultLine {
     /// Verifies `token`, appends its result line to `output`, returns whether it was valid.
-    static func write(verifier: any TokenVerifying, token: UnsafeRawBufferPointer, to output: OutputWriter) -> Bool {
+    static func write(verifier: any TokenVerifier, token: UnsafeRawBufferPointer, to output: OutputWriter) -> Bool {
         do {
             let line = try verifier.verify(token) { verified -> [UInt8] in
                 var text = "{\"valid\":true,\"alg\":\"\(verified.algorithm.rawValue)\",\"kid\":"

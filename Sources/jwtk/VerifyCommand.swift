@@ -80,7 +80,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let verifier: any TokenVerifying
+        let verifier: any TokenVerifier
         do {
             verifier = try makeVerifier()
         } catch let error as ConfigurationError {
@@ -110,7 +110,7 @@ struct VerifyCommand: ParsableCommand {
         if !allValid { throw ExitCode(1) }
     }
 
-    private func makeVerifier() throws -> any TokenVerifying {
+    private func makeVerifier() throws -> any TokenVerifier {
         let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
