@@ -508,7 +508,7 @@ static void test_claim_requirements_config(void) {
          "{\"pointer\":\"/https:~1~1example.com~1roles\",\"contains_any\":[\"admin\"]},"
          "{\"pointer\":\"/email_verified\",\"equals\":true},{\"pointer\":\"/plan\",\"one_of\":[\"pro\",\"team\",1,2.5e3]}]",
          JWTK_OK, ""},
-        {"{}", JWTK_E_CONFIG, "claims: expected an array"},
+        {"{}", JWTK_E_CONFIG, "\"claims\": expected an array"},
         {"[\"/scope\"]", JWTK_E_CONFIG, "claims[0]: expected an object"},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\"},{\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[1]: \"pointer\" is required"},
         {"[{\"pointer\":\"/a\"}]", JWTK_E_CONFIG, "claims[0]: give one of equals, one_of, contains_all, contains_any"},

@@ -31,7 +31,7 @@ extension IssuerEntry {
             }
         }
         try Self.aliases(seen)
-        try validate()
+        try validate(given: seen)
     }
 
     /// Sets the member `name`; false when it is not one of this schema's.
@@ -86,7 +86,7 @@ extension IssuerEntry {
     }
 
     /// The rules between members, the same on every surface.
-    private func validate() throws(IssuerConfigurationError) {
+    private func validate(given: Set<String>) throws(IssuerConfigurationError) {
         if keys.pull == false, keys.jwksURL != nil {
             throw IssuerConfigurationError("\"pull\": false contradicts \"jwks_url\" (drop one)")
         }
@@ -112,15 +112,15 @@ extension IssuerEntry {
             }
         }
         // Each provider's own member, named as written: beside another provider it would be ignored.
-        for (given, name, owner) in [
+        for (value, name, owner) in [
             (tenant, tenantMember, "microsoft"), (projectID, "project_id", "firebase"),
             (channelSecret, "channel_secret", "line"),
-        ] where given != nil && provider != owner {
+        ] where value != nil && provider != owner {
             throw IssuerConfigurationError("\"\(name)\": only with provider \(owner)")
         }
         guard let provider else { return }
         // The preset decides its issuers: taking others silently, or dropping them, would both surprise.
-        if !issuers.isEmpty {
+        if given.contains(issuersMember) {
             throw IssuerConfigurationError("\"\(issuersMember)\": provider \(provider) sets its issuers")
         }
         let preset = try preset()

@@ -97,8 +97,11 @@ public struct IssuerEntry: Sendable {
     /// (`ProviderPreset.named`, the one provider table); nil without a provider.
     public func preset() throws(IssuerConfigurationError) -> ProviderPreset? {
         guard let provider else { return nil }
+        // Firebase's audience is its project: "project_id" alone gives both (an explicit empty "audiences"
+        // stays empty, and is refused).
+        let audiences = audiences ?? (provider == "firebase" ? projectID.map { [$0] } ?? [] : [])
         return try ProviderPreset.named(
-            provider, audiences: audiences ?? [], tenant: tenant, projectID: projectID, channelSecret: channelSecret)
+            provider, audiences: audiences, tenant: tenant, projectID: projectID, channelSecret: channelSecret)
     }
 
     /// The routes this entry gives a `MultiIssuerVerifier`: a preset's (its policy with this entry's

@@ -8,8 +8,7 @@ extension ProviderPreset {
     /// - `audiences`: the client, app, project or channel IDs tokens must be issued to; required (a preset
     ///   without one would admit the provider's tokens for every application: `audienceProblem`).
     /// - `tenant`: Microsoft only; none gives the multi-tenant preset (`iss` checked against `tid`).
-    /// - `projectID`: Firebase only, its project (default: the first audience, which must then be it; without
-    ///   audiences, the project is the audience).
+    /// - `projectID`: Firebase only, its project (default: the first audience, which must then be it).
     /// - `channelSecret`: LINE only, web login's HS256 channel secret (none: ES256 tokens only).
     public static func named(
         _ name: String, audiences: [String], tenant: String? = nil, projectID: String? = nil,
@@ -27,10 +26,9 @@ extension ProviderPreset {
         if channelSecret != nil, name != "line" {
             throw IssuerConfigurationError("a channel secret: only with provider line")
         }
-        // Firebase's audience is its project: a project ID alone gives both.
-        let audiences = name == "firebase" && audiences.isEmpty ? projectID.map { [$0] } ?? [] : audiences
         if let problem = audienceProblem(provider: name, audiences: audiences) {
-            throw IssuerConfigurationError("\(problem); give \"audiences\"")
+            let give = name == "firebase" ? "give \"project_id\" or \"audiences\"" : "give \"audiences\""
+            throw IssuerConfigurationError("\(problem); \(give)")
         }
         switch name {
         case "apple": return .apple(audience: audiences)
@@ -39,7 +37,8 @@ extension ProviderPreset {
         case "facebook": return .facebook(appIDs: audiences)
         case "line":
             do { return try .line(channelID: audiences[0], channelSecret: channelSecret) } catch {
-                throw IssuerConfigurationError("provider line: \(error)")
+                // Only the channel secret can be refused here: name it as a configuration writes it.
+                throw IssuerConfigurationError("provider line: \"channel_secret\": \(error)")
             }
         case "microsoft":
             return tenant.map { .microsoft(tenantID: $0, clientIDs: audiences) }
