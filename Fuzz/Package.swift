@@ -44,6 +44,8 @@ let package = Package(
                 // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
                 + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
                 + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
+                // The byte-at-a-time reference reader the fast parser is held to (a test oracle, not in the product).
+                + (name == "FuzzJSON" ? [.product(name: "JWTKernelTestOracles", package: "jwt-kernel")] : [])
         )
     }
 )
