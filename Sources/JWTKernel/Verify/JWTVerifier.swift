@@ -14,7 +14,7 @@ public final class JWTVerifier: Sendable {
     public let cache: VerifiedTokenCache?
     /// `cache` unretained (`cache` keeps it alive), so a verification reaches it without a retain and release.
     let cacheRef: Unmanaged<VerifiedTokenCache>?
-    let compiled: CompiledPolicy
+    @_spi(Internals) public let compiled: CompiledPolicy
     let policyFingerprint: UInt64
     /// Where keys come from: `keys`, or an issuer's keys in a `KeyStore`.
     let resolution: KeyResolution
