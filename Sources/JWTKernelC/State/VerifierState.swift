@@ -7,14 +7,14 @@ import CJWTK
 // or atomic (`counters`).
 final class VerifierState: @unchecked Sendable {
     let serial: UInt64
-    let keystore: Keystore
+    let keystore: KeystoreState
     let settings: VerifierSettings
     let cache: VerifiedTokenCache?
     let counters = VerdictCounters()
     private let mutex = PThreadLock()
     private var latest: Routes
 
-    init(settings: VerifierSettings, keystore: Keystore) {
+    init(settings: VerifierSettings, keystore: KeystoreState) {
         self.serial = Self.serials.withLock { () -> UInt64 in
             Self.nextSerial += 1; return Self.nextSerial
         }

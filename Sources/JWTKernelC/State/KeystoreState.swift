@@ -15,7 +15,7 @@ import Glibc
 /// verify path). The store's own locks and the refresher's are theirs (docs/ARCHITECTURE.md). Verifiers
 /// read only `store.generation` and `startedEpoch` per call (atomic loads).
 // Safety: @unchecked because every `var` is read and written only under `mutex`; `startedEpoch` is atomic.
-final class Keystore: @unchecked Sendable {
+final class KeystoreState: @unchecked Sendable {
     /// The store entry of keys loaded with a NULL issuer (the any-issuer keys). An issuer that a token
     /// could spell only with a \u0000 escape; such a token would fall back to these keys anyway.
     static let anyIssuer = "\u{0}jwtk:any-issuer"
