@@ -314,7 +314,7 @@ static void test_keystore_loads(void) {
     }
     {
         /* A PEM public key file loads as the CLI's --jwks reads it (one rule: KeyDocument), alone and among
-         * other documents; its key has no kid, so it verifies tokens without one. A private key PEM is
+         * other documents; its key has no kid, so it verifies tokens without one and tokens whose kid no key has. A private key PEM is
          * refused, saying what it is and what to give instead; the old keys stay. */
         jwtk_keystore *pks = NULL;
         char *pub = mint_rsa_pem(0), *priv = mint_rsa_pem(1);
@@ -323,6 +323,12 @@ static void test_keystore_loads(void) {
         CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, pub, strlen(pub), ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
         v = verifier_with(pks, BASE_CONFIG);
         expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM public key file");
+        /* A key without kid is a candidate for any token whose kid no key has (issuers put a kid in every
+         * token); the key still pins its type: an HS256 header finds no candidate. */
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\",\"kid\":\"issuer-kid-7\"}", GOOD_CLAIMS, JWTK_OK,
+               "PEM key, token with a kid");
+        expect(v, ctx, "HS256", "{\"alg\":\"HS256\",\"kid\":\"issuer-kid-7\"}", GOOD_CLAIMS, JWTK_UNKNOWN_KID,
+               "PEM RSA key, HS256 token");
         CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, priv, strlen(priv), ctx), JWTK_NOT_A_KEY_SET, "private PEM");
         CHECK(strstr(jwtk_ctx_errmsg(ctx), "private key") != NULL && strstr(jwtk_ctx_errmsg(ctx), "-pubout") != NULL,
               "errmsg says what it is and what to use: %s", jwtk_ctx_errmsg(ctx));

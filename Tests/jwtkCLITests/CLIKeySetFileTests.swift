@@ -26,6 +26,8 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
             try verify(
                 jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [try F.token("valid_RS256_no_kid_single_fitting_key")]),
             [nil])
+        // A PEM key has no kid: a candidate for tokens whose kid no key has, as issuers' tokens all carry one.
+        assertCodes(try verify(jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [try F.token("valid_RS256")]), [nil])
         // HMAC keyed with the PEM text itself, against the PEM key file: never valid.
         let confused = try F.token("HS256_keyed_with_rsa_public_pem_no_kid")
         let run = try verify(jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [confused])
