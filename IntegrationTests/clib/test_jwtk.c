@@ -692,6 +692,27 @@ static void test_verify_and_claims(void) {
         CHECK_STATUS(jwtk_claim(ctx, "sub", SIZE_MAX, &value, &type), JWTK_E_LENGTH, "claim name SIZE_MAX");
     }
     {
+        /* NumericDate fractions (RFC 7519 section 2) against the whole-second now, toward refusal (leeway 0
+         * here): exp counts from its floor, nbf from its ceiling. The struct has the date rounded down exactly
+         * from its digits (a double rounds ...1.99999999999999999 up); jwtk_claim has it as the token wrote it. */
+        const char *frac = "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700000001.99999999999999999}";
+        minted f = mint_token("HS256", HS_HEADER, frac);
+        jwtk_claims o;
+        expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700000000.5}", JWTK_EXPIRED,
+               "exp 1700000000.5 at now 1700000000");
+        expect(v, ctx, "HS256", HS_HEADER,
+               "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,\"nbf\":1700000000.5}", JWTK_NOT_YET_VALID,
+               "nbf 1700000000.5 at now 1700000000");
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        CHECK_STATUS(jwtk_verify(v, ctx, f.ptr, f.len, NOW, &o), JWTK_OK, "exp 1700000001.99999999999999999 at now");
+        CHECK(o.exp == 1700000001, "exp rounded down exactly: %lld", (long long)o.exp);
+        CHECK_STATUS(jwtk_claim(ctx, "exp", 3, &value, &type), JWTK_OK, "exp text");
+        CHECK(type == JWTK_JSON_NUMBER && str_is(value, "1700000001.99999999999999999"), "exp as written: %.*s",
+              (int)value.len, value.ptr ? value.ptr : "");
+        mint_free(f);
+    }
+    {
         /* kid and typ found behind nested header members, and decoded. */
         const char *header = "{\"alg\":\"HS256\",\"x\":{\"a\":[1,{\"b\":\"}],\\\"\"}],\"c\":null},\"n\":-1.5e3,"
                              "\"kid\":\"h\\u0031\",\"t\":true,\"typ\":\"J\\u0057T\"}";

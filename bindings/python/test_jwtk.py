@@ -24,7 +24,7 @@ HEADER = ROOT / "Sources/CJWTK/include/jwtk.h"
 ATTACK_NOW = 1_700_000_000
 ATTACK_ISSUER = "https://issuer.example"
 ATTACK_AUDIENCE = "api://attack-suite"
-ATTACK_CASES = 446
+ATTACK_CASES = 447
 ATTACK_VALID = 64
 
 

@@ -335,13 +335,16 @@ typedef struct jwtk_claims {
     jwtk_str jti;
     jwtk_str payload;       /* the base64url payload segment: points into the caller's token */
     jwtk_str claims_json;   /* the decoded claims JSON exactly as signed */
-    int64_t  exp;           /* NumericDate seconds, rounded down, clamped to int64; 0 when absent */
+    int64_t  exp;           /* NumericDate seconds, rounded down exactly from the token's digits (a fraction is
+                               allowed; jwtk_claim gives the text as written), clamped to int64; 0 when absent */
     int64_t  nbf;
     int64_t  iat;
 } jwtk_claims;
 
 /* Verifies one compact JWT of `len` bytes (no NUL needed) against `v`'s policy and its keystore's
- * current keys, at time `now` (Unix seconds; 0: the system clock; negative: JWTK_E_RANGE).
+ * current keys, at time `now` (Unix seconds; 0: the system clock; negative: JWTK_E_RANGE). `now` stands
+ * for any instant of its second, so a NumericDate with a fraction compares toward refusal: exp from its
+ * floor (exp 100.5 is expired at now 100), nbf and iat from their ceiling (nbf 100.5 is not yet valid at 100).
  * Returns JWTK_OK or the token error; on JWTK_OK fills `out` (may be NULL when only the verdict is
  * wanted) and remembers the claims for jwtk_claim; on failure zeroes `out` after struct_size and
  * puts the detail in jwtk_ctx_errmsg. Pointers in `out` are valid until the next call with `ctx`.
