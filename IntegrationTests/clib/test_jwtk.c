@@ -266,6 +266,14 @@ static void test_keystore_loads(void) {
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, malformed, len_of(malformed)), JWTK_MALFORMED_KEY, "bad n");
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, cert, len_of(cert)), JWTK_INVALID_CERTIFICATE, "bad certificate");
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, declared, len_of(declared)), JWTK_DECLARED_ALG_MISMATCH, "oct with RS256");
+        {
+            /* An Ed25519 key of small order (here the identity): anyone signs for it (R = identity, S = 0). */
+            const char *low = "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"low-order\","
+                              "\"x\":\"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}]}";
+            CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, low, len_of(low), ctx), JWTK_WEAK_KEY, "Ed25519 identity");
+            CHECK(strstr(jwtk_ctx_errmsg(ctx), "low-order") != NULL && strstr(jwtk_ctx_errmsg(ctx), "small order") != NULL,
+                  "the refusal names the key and the rule: %s", jwtk_ctx_errmsg(ctx));
+        }
     }
     {
         /* Two different keys under one kid: both refused, nothing usable. */

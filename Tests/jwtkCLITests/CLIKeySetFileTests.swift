@@ -42,6 +42,20 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
         XCTAssertTrue(run.stderr.contains("one-bad-key.json"), "the file is named: \(run.stderr)")
     }
 
+    /// Keys no issuer should publish are refused naming the key: an Ed25519 point of small order.
+    func testASmallOrderEd25519KeyIsRefusedNamingIt() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-low-\(UUID().uuidString).json")
+        try Data(
+            #"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"low-order","x":"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}]}"#
+                .utf8
+        ).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // The file holds no other key, so it is a file without a usable key: the command refuses to start.
+        let run = try verify(jwks: [F.publicJWKS, file.path], tokens: [try F.token("valid_RS256")])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("low-order") && run.stderr.contains("small order"), run.stderr)
+    }
+
     /// Within one file, HMAC secrets next to public keys are refused as the
     /// library refuses them in a published set; the public keys still load.
     func testHMACSecretsNextToPublicKeysAreRefused() throws {

@@ -246,6 +246,15 @@ class BindingTests(unittest.TestCase):
         forged = ".".join([jwtk_b64url(b'{"alg":"HS256","kid":"x"}'), token.split(".")[1], "AAAA"])
         self.assertEqual(v.verify(jwtk.Context(), forged, now=meta["iat"] + 1).name, "unknown_kid")
 
+    def test_keys_no_issuer_publishes_are_refused_naming_them(self):
+        low = {"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "low-order",
+                         "x": jwtk_b64url(bytes([1]) + bytes(31))}]}
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.KeyStore().load_jwks(json.dumps(low).encode())
+        self.assertEqual(e.exception.name, "weak_key")
+        self.assertIn("low-order", e.exception.message)
+        self.assertIn("small order", e.exception.message)
+
     def test_claim_requirements(self):
         policy = attack_config(self.case.get("policy"))
         claims = json.loads(jwtk_b64(self.case["token"].split(".")[1]))

@@ -61,6 +61,7 @@ extension VerificationKey {
         }
 
         let key: OpenSSLPublicKey
+        var fromCertificate = false
         do throws(KeyError) {
             if kty == "RSA", jwk["n"] != nil || jwk["x5c"] == nil {
                 key = try OpenSSLPublicKey.rsa(modulus: try required("n"), exponent: try required("e"))
@@ -78,6 +79,15 @@ extension VerificationKey {
                 key = try OpenSSLPublicKey.okp(curve: curve, x: try required("x"))
             } else {
                 key = try Self.leafCertificateKey(jwk["x5c"]!, kid: kid)
+                fromCertificate = true
+            }
+            // RFC 7517 §4.7: the first certificate's key MUST match the JWK's own members; a JWK that says
+            // two things is refused rather than trusted for either.
+            if !fromCertificate, let x5c = jwk["x5c"] {
+                guard try Self.leafCertificateKey(x5c, kid: kid).hasSameKey(as: key) else {
+                    throw KeyError(
+                        .invalidCertificate, kid: kid, "the \"x5c\" certificate's public key is not this JWK's key")
+                }
             }
         } catch {
             throw error.naming(kid)

@@ -24,6 +24,11 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
                 .compromisedKey, kid: kid,
                 "RSA key has the ROCA fingerprint (CVE-2017-15361): its private key is recoverable")
         }
+        if let key = material.publicKey, case .okp(.ed25519) = type, key.isSmallOrderEd25519 {
+            throw KeyError(
+                .weakKey, kid: kid,
+                "Ed25519 public key is a point of small order: anyone can sign for it (R = identity, S = 0)")
+        }
         self.kid = kid
         self.type = type
         self.algorithms = algorithms
