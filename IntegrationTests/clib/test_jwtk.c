@@ -276,6 +276,33 @@ static void test_keystore_loads(void) {
         }
     }
     {
+        /* JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS: a 12-byte secret (NGINX Plus's admin guide example) is refused
+         * without the flag (as by every other load function) and loads with it, one warning naming the key
+         * and the rule; unknown flag bits load nothing. */
+        static const unsigned char secret[] = "fantasticjwt";
+        const char *short_jwks = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"0001\",\"k\":\"ZmFudGFzdGljand0\"}]}";
+        jwtk_str doc;
+        jwtk_keystore *sks = NULL;
+        jwtk_verifier *sv;
+        minted st = mint_token_hs256_key(secret, 12, "{\"alg\":\"HS256\",\"kid\":\"0001\"}", GOOD_CLAIMS);
+        doc.ptr = short_jwks;
+        doc.len = strlen(short_jwks);
+        jwtk_keystore_new(&sks);
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(sks, NULL, 0, short_jwks, doc.len, ctx), JWTK_WEAK_KEY, "short secret");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, 0, ctx), JWTK_WEAK_KEY, "short secret, flags 0");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, 0x80u, ctx), JWTK_E_RANGE, "unknown flag bits");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS, ctx), JWTK_OK,
+                     jwtk_ctx_errmsg(ctx));
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "\"0001\"") != NULL && strstr(jwtk_ctx_errmsg(ctx), "RFC 7518") != NULL &&
+                  strstr(jwtk_ctx_errmsg(ctx), "warning") != NULL,
+              "one warning naming the key and the rule: %s", jwtk_ctx_errmsg(ctx));
+        sv = verifier_with(sks, BASE_CONFIG);
+        CHECK_STATUS(jwtk_verify(sv, ctx, st.ptr, st.len, NOW, NULL), JWTK_OK, "a token of the short secret");
+        jwtk_verifier_free(sv);
+        jwtk_keystore_free(sks);
+        mint_free(st);
+    }
+    {
         /* Two different keys under one kid: both refused, nothing usable. */
         const char *rsa = mint_rsa_jwks(), *rsa2 = mint_rsa2_jwks();
         size_t a = strlen(rsa), b = strlen(rsa2);

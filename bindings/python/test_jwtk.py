@@ -246,6 +246,18 @@ class BindingTests(unittest.TestCase):
         forged = ".".join([jwtk_b64url(b'{"alg":"HS256","kid":"x"}'), token.split(".")[1], "AAAA"])
         self.assertEqual(v.verify(jwtk.Context(), forged, now=meta["iat"] + 1).name, "unknown_kid")
 
+    def test_short_hmac_secrets_only_when_allowed(self):
+        # NGINX Plus's admin guide example secret, 12 bytes (RFC 7518 section 3.2 asks for 32 for HS256).
+        doc = json.dumps({"keys": [{"kty": "oct", "kid": "0001", "k": jwtk_b64url(b"fantasticjwt")}]}).encode()
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.KeyStore().load_jwks(doc)
+        self.assertEqual(e.exception.name, "weak_key")
+        ks = jwtk.KeyStore()
+        warning = ks.load_jwks(doc, allow_short_hmac_secrets=True)
+        self.assertIn('"0001"', warning)
+        self.assertIn("RFC 7518", warning)
+        self.assertEqual(warning.count("weak_key"), 1, warning)
+
     def test_keys_no_issuer_publishes_are_refused_naming_them(self):
         low = {"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "low-order",
                          "x": jwtk_b64url(bytes([1]) + bytes(31))}]}

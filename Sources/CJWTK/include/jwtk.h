@@ -193,8 +193,11 @@ void jwtk_keystore_free(jwtk_keystore *ks);
 
 /* Replaces the keys of `issuer` (exact iss, 1-4096 bytes of UTF-8; NULL, 0: keys for tokens of any issuer) with the
  * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, a {kid: PEM} certificate map, or (after 0.1.0) one PEM
- * public key or certificate (no kid: it verifies tokens without one), told apart as the jwtk CLI's --jwks does.
- * Keys the kernel refuses (weak, malformed, wrong use, ...) are skipped and the rest load: JWTK_OK.
+ * public key or certificate, told apart as the jwtk CLI's --jwks does. A key without kid (a PEM key, a JWK
+ * without one) verifies tokens whose kid no key has and tokens without kid, for what its own type and alg
+ * allow (at most 4 such keys tried per token). Keys the kernel refuses (weak, malformed, wrong use, an
+ * Ed25519 key of small order, an x5c certificate holding another key than the JWK's, an HMAC secret
+ * shorter than its hash output, ...) are skipped and the rest load: JWTK_OK.
  * If the document is not a key set, or none of its keys is usable, the old keys stay and the key
  * error code is returned (JWTK_NOT_A_KEY_SET, JWTK_WEAK_KEY, ...): a failed refresh never removes keys.
  * Which keys verify a token: those of the token's iss if any were loaded for it, otherwise the
@@ -215,6 +218,17 @@ int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t is
  * the same key twice counts once. `ctx` may be NULL, as in jwtk_keystore_load_jwks_ex. */
 int  jwtk_keystore_load_jwks_many(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
                                   const jwtk_str *docs, size_t n, jwtk_ctx *ctx);
+/* Flags of jwtk_keystore_load_jwks_flags (appended after 0.1.0). */
+#define JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS 0x1u   /* load an HMAC secret shorter than its hash output (RFC 7518
+                                                     section 3.2 refuses it; NGINX Plus loads it): it verifies every
+                                                     HMAC alg (or its declared one), and jwtk_ctx_errmsg has one
+                                                     warning per such key, naming it and the rule */
+#define JWTK_LOAD_KNOWN_FLAGS              0x1u
+/* jwtk_keystore_load_jwks_many with `flags` (JWTK_LOAD_*; 0: the same as _many; unknown bits: JWTK_E_RANGE,
+ * nothing loaded). Appended after 0.1.0. Without JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS a short secret is refused
+ * (JWTK_WEAK_KEY among the refused), as by every other load function. */
+int  jwtk_keystore_load_jwks_flags(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
+                                   const jwtk_str *docs, size_t n, unsigned int flags, jwtk_ctx *ctx);
 /* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
  * registered a remote source yet: sources registered later are fetched at once). The thread fetches
  * every remote issuer now, then refreshes ahead of expiry (Cache-Control max-age clamped to

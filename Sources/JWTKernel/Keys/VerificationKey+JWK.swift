@@ -1,7 +1,8 @@
 /// JSON Web Key import (RFC 7517, RFC 7518 §6, RFC 8037 §2).
 extension VerificationKey {
     /// A single JWK. Private members (`d`, `p`, ...) are ignored: only the public part is used.
-    public convenience init(jwk: JSONValue) throws(KeyError) {
+    /// `allowShortHMACSecrets`: an `oct` key shorter than its hash output loads (see `init(hmacSecret:)`).
+    public convenience init(jwk: JSONValue, allowShortHMACSecrets: Bool = false) throws(KeyError) {
         guard case .object = jwk else { throw KeyError(.malformed, "JWK is not a JSON object") }
         let kid: String?
         switch jwk["kid"] {
@@ -52,7 +53,8 @@ extension VerificationKey {
 
         switch kty {
         case "oct":
-            try self.init(hmacSecret: try required("k"), kid: kid, algorithm: algorithm)
+            try self.init(
+                hmacSecret: try required("k"), kid: kid, algorithm: algorithm, allowShortSecret: allowShortHMACSecrets)
             return
         case "RSA", "EC", "OKP":
             break
