@@ -266,6 +266,41 @@ static void test_keystore_loads(void) {
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, malformed, len_of(malformed)), JWTK_MALFORMED_KEY, "bad n");
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, cert, len_of(cert)), JWTK_INVALID_CERTIFICATE, "bad certificate");
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, declared, len_of(declared)), JWTK_DECLARED_ALG_MISMATCH, "oct with RS256");
+        {
+            /* An Ed25519 key of small order (here the identity): anyone signs for it (R = identity, S = 0). */
+            const char *low = "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"low-order\","
+                              "\"x\":\"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}]}";
+            CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, low, len_of(low), ctx), JWTK_WEAK_KEY, "Ed25519 identity");
+            CHECK(strstr(jwtk_ctx_errmsg(ctx), "low-order") != NULL && strstr(jwtk_ctx_errmsg(ctx), "small order") != NULL,
+                  "the refusal names the key and the rule: %s", jwtk_ctx_errmsg(ctx));
+        }
+    }
+    {
+        /* JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS: a 12-byte secret (NGINX Plus's admin guide example) is refused
+         * without the flag (as by every other load function) and loads with it, one warning naming the key
+         * and the rule; unknown flag bits load nothing. */
+        static const unsigned char secret[] = "fantasticjwt";
+        const char *short_jwks = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"0001\",\"k\":\"ZmFudGFzdGljand0\"}]}";
+        jwtk_str doc;
+        jwtk_keystore *sks = NULL;
+        jwtk_verifier *sv;
+        minted st = mint_token_hs256_key(secret, 12, "{\"alg\":\"HS256\",\"kid\":\"0001\"}", GOOD_CLAIMS);
+        doc.ptr = short_jwks;
+        doc.len = strlen(short_jwks);
+        jwtk_keystore_new(&sks);
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(sks, NULL, 0, short_jwks, doc.len, ctx), JWTK_WEAK_KEY, "short secret");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, 0, ctx), JWTK_WEAK_KEY, "short secret, flags 0");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, 0x80u, ctx), JWTK_E_RANGE, "unknown flag bits");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS, ctx), JWTK_OK,
+                     jwtk_ctx_errmsg(ctx));
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "\"0001\"") != NULL && strstr(jwtk_ctx_errmsg(ctx), "RFC 7518") != NULL &&
+                  strstr(jwtk_ctx_errmsg(ctx), "warning") != NULL,
+              "one warning naming the key and the rule: %s", jwtk_ctx_errmsg(ctx));
+        sv = verifier_with(sks, BASE_CONFIG);
+        CHECK_STATUS(jwtk_verify(sv, ctx, st.ptr, st.len, NOW, NULL), JWTK_OK, "a token of the short secret");
+        jwtk_verifier_free(sv);
+        jwtk_keystore_free(sks);
+        mint_free(st);
     }
     {
         /* Two different keys under one kid: both refused, nothing usable. */
@@ -314,7 +349,7 @@ static void test_keystore_loads(void) {
     }
     {
         /* A PEM public key file loads as the CLI's --jwks reads it (one rule: KeyDocument), alone and among
-         * other documents; its key has no kid, so it verifies tokens without one. A private key PEM is
+         * other documents; its key has no kid, so it verifies tokens without one and tokens whose kid no key has. A private key PEM is
          * refused, saying what it is and what to give instead; the old keys stay. */
         jwtk_keystore *pks = NULL;
         char *pub = mint_rsa_pem(0), *priv = mint_rsa_pem(1);
@@ -323,6 +358,12 @@ static void test_keystore_loads(void) {
         CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, pub, strlen(pub), ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
         v = verifier_with(pks, BASE_CONFIG);
         expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM public key file");
+        /* A key without kid is a candidate for any token whose kid no key has (issuers put a kid in every
+         * token); the key still pins its type: an HS256 header finds no candidate. */
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\",\"kid\":\"issuer-kid-7\"}", GOOD_CLAIMS, JWTK_OK,
+               "PEM key, token with a kid");
+        expect(v, ctx, "HS256", "{\"alg\":\"HS256\",\"kid\":\"issuer-kid-7\"}", GOOD_CLAIMS, JWTK_UNKNOWN_KID,
+               "PEM RSA key, HS256 token");
         CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, priv, strlen(priv), ctx), JWTK_NOT_A_KEY_SET, "private PEM");
         CHECK(strstr(jwtk_ctx_errmsg(ctx), "private key") != NULL && strstr(jwtk_ctx_errmsg(ctx), "-pubout") != NULL,
               "errmsg says what it is and what to use: %s", jwtk_ctx_errmsg(ctx));
@@ -684,6 +725,27 @@ static void test_verify_and_claims(void) {
         CHECK_STATUS(jwtk_claim(ctx, "sub", 0, &value, &type), JWTK_E_LENGTH, "claim name length 0");
         CHECK_STATUS(jwtk_claim(ctx, NULL, 3, &value, &type), JWTK_E_NULL, "claim name NULL");
         CHECK_STATUS(jwtk_claim(ctx, "sub", SIZE_MAX, &value, &type), JWTK_E_LENGTH, "claim name SIZE_MAX");
+    }
+    {
+        /* NumericDate fractions (RFC 7519 section 2) against the whole-second now, toward refusal (leeway 0
+         * here): exp counts from its floor, nbf from its ceiling. The struct has the date rounded down exactly
+         * from its digits (a double rounds ...1.99999999999999999 up); jwtk_claim has it as the token wrote it. */
+        const char *frac = "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700000001.99999999999999999}";
+        minted f = mint_token("HS256", HS_HEADER, frac);
+        jwtk_claims o;
+        expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700000000.5}", JWTK_EXPIRED,
+               "exp 1700000000.5 at now 1700000000");
+        expect(v, ctx, "HS256", HS_HEADER,
+               "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,\"nbf\":1700000000.5}", JWTK_NOT_YET_VALID,
+               "nbf 1700000000.5 at now 1700000000");
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        CHECK_STATUS(jwtk_verify(v, ctx, f.ptr, f.len, NOW, &o), JWTK_OK, "exp 1700000001.99999999999999999 at now");
+        CHECK(o.exp == 1700000001, "exp rounded down exactly: %lld", (long long)o.exp);
+        CHECK_STATUS(jwtk_claim(ctx, "exp", 3, &value, &type), JWTK_OK, "exp text");
+        CHECK(type == JWTK_JSON_NUMBER && str_is(value, "1700000001.99999999999999999"), "exp as written: %.*s",
+              (int)value.len, value.ptr ? value.ptr : "");
+        mint_free(f);
     }
     {
         /* kid and typ found behind nested header members, and decoded. */

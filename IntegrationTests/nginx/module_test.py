@@ -974,6 +974,12 @@ class Discovery:
 
 def part_key_sources(a, w, keys):
     good, mixup = Discovery(jwks(keys.rs1)), Discovery(jwks(keys.rs1))
+    # A 12-byte HMAC secret (the admin guide's key.jwk, "fantasticjwt"): the Plus directive loads it with a
+    # warning, jwt-kernel's own key source (here jwtk_oidc's jwks_uri) refuses it (RFC 7518 section 3.2).
+    short = Key("0001", "HS256", b"fantasticjwt")
+    short_oidc = Discovery(jwks(short))
+    with open(f"{w}-short.jwk", "w") as f:
+        f.write(jwks(short))
     mixup.claimed = "https://someone-else.example"
     with open(f"{w}-keys.json", "w") as f:
         f.write(jwks(keys.rs1))
@@ -984,6 +990,8 @@ def part_key_sources(a, w, keys):
         "    location = /__up { return 204; }",
         f'    location /oidc/ {{ auth_jwt "api"; jwtk_oidc {good.issuer} cooldown=1s; {PROXY} }}',
         f'    location /mixup/ {{ auth_jwt "api"; jwtk_oidc {mixup.issuer}; {PROXY} }}',
+        f'    location /short/ {{ auth_jwt "api"; auth_jwt_key_file {w}-short.jwk; {PROXY} }}',
+        f'    location /short-oidc/ {{ auth_jwt "api"; jwtk_oidc {short_oidc.issuer}; {PROXY} }}',
         '    location /google/ { auth_jwt "api"; jwtk_provider google; jwtk_audience client-1; '
         f"auth_jwt_key_file {w}-keys.json; {PROXY} }}",
         f'    location /claims/ {{ auth_jwt "api"; auth_jwt_key_file {w}-keys.json; '
@@ -993,7 +1001,14 @@ def part_key_sources(a, w, keys):
         "  }"]))
     ngx = Ngx(w, text, port)
     try:
-        expect(ngx, "jwtk_oidc: discovery, then keys from its jwks_uri", "/oidc/a", 200, tok(keys.rs1, iss=good.issuer))
+        expect(ngx, "auth_jwt_key_file: a 12-byte HMAC secret loads (as NGINX Plus)", "/short/a", 200, tok(short))
+        expect(ngx, "auth_jwt_key_file: a token of another 12-byte secret is 401", "/short/a", 401,
+               tok(short, sign_with=Key("0001", "HS256", b"fantasticjwu")))
+        warn = [line for line in ngx.log().splitlines() if "[warn]" in line and '"0001"' in line]
+        check(len(warn) == 1 and "RFC 7518" in warn[0] and "12 bytes" in warn[0],
+              "auth_jwt_key_file: one warning at configuration naming the key and the rule", "\n".join(warn)[-400:])
+        expect(ngx, "jwtk_oidc: the same 12-byte secret is refused (no usable key: 503)", "/short-oidc/a", 503,
+               tok(short, iss=short_oidc.issuer))
         check(good.log[:2] == ["/.well-known/openid-configuration", "/jwks"],
               "jwtk_oidc: the document first, then the jwks_uri it names", str(good.log[:4]))
         expect(ngx, "jwtk_oidc: a token of another issuer is refused", "/oidc/a", 401,
@@ -1039,6 +1054,7 @@ def part_key_sources(a, w, keys):
         check(rc == 0 and not ngx.bad_lines(), "key sources: clean exit, no crash", str(rc))
         good.server.shutdown()
         mixup.server.shutdown()
+        short_oidc.server.shutdown()
 
 
 # --------------------------------------------------------------------------------------------------------

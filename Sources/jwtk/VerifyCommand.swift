@@ -21,6 +21,13 @@ struct VerifyCommand: ParsableCommand {
             valueName: "FILE"))
     var jwks: [String] = []
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Load --jwks HMAC secrets shorter than their hash output (RFC 7518 section 3.2 refuses them; NGINX Plus loads them), each with a warning."
+        ))
+    var allowShortHmacSecrets = false
+
     @OptionGroup var remote: RemoteKeyOptions
 
     @Option(
@@ -111,7 +118,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func makeVerifier() throws -> any TokenVerifier {
-        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks)
+        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks, allowShortHMACSecrets: allowShortHmacSecrets)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
             algorithms = []

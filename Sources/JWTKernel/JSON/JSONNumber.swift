@@ -22,6 +22,36 @@ enum JSONNumber {
         return parsed(span, in: bytes)
     }
 
+    /// A NumericDate's value and its exact whole-second bounds; the common integer timestamp takes the
+    /// fast path (exact in both), anything else reads the digits once more for the bounds.
+    @inline(__always)
+    static func date(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> (Double, NumericDateBounds) {
+        var i = span.start
+        let end = span.end
+        let negative = bytes[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        if end - i <= 15 {
+            var value: Int64 = 0
+            while i < end {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                guard d < 10 else { break }
+                value = value &* 10 &+ Int64(d)
+                i += 1
+            }
+            if i == end {
+                let v = negative ? -value : value
+                return (Double(v), NumericDateBounds(floor: v, fractional: false))
+            }
+        }
+        return datePreciseBounds(span, in: bytes)
+    }
+
+    @inline(never)
+    static func datePreciseBounds(_ span: JSONSpan, in bytes: UnsafePointer<UInt8>) -> (Double, NumericDateBounds) {
+        let (floor, fractional) = JSONDecimal(bytes, start: span.start, end: span.end).floorAndFraction(bytes)
+        return (parsed(span, in: bytes), NumericDateBounds(floor: floor, fractional: fractional))
+    }
+
     /// Fractions, exponents and long integers: Swift's parser is correctly rounded and, unlike
     /// strtod, ignores the C locale (a comma-decimal locale must not turn 1.8e9 into 1).
     @inline(never)

@@ -1,7 +1,8 @@
 /// JSON Web Key import (RFC 7517, RFC 7518 §6, RFC 8037 §2).
 extension VerificationKey {
     /// A single JWK. Private members (`d`, `p`, ...) are ignored: only the public part is used.
-    public convenience init(jwk: JSONValue) throws(KeyError) {
+    /// `allowShortHMACSecrets`: an `oct` key shorter than its hash output loads (see `init(hmacSecret:)`).
+    public convenience init(jwk: JSONValue, allowShortHMACSecrets: Bool = false) throws(KeyError) {
         guard case .object = jwk else { throw KeyError(.malformed, "JWK is not a JSON object") }
         let kid: String?
         switch jwk["kid"] {
@@ -52,7 +53,8 @@ extension VerificationKey {
 
         switch kty {
         case "oct":
-            try self.init(hmacSecret: try required("k"), kid: kid, algorithm: algorithm)
+            try self.init(
+                hmacSecret: try required("k"), kid: kid, algorithm: algorithm, allowShortSecret: allowShortHMACSecrets)
             return
         case "RSA", "EC", "OKP":
             break
@@ -61,6 +63,7 @@ extension VerificationKey {
         }
 
         let key: OpenSSLPublicKey
+        var fromCertificate = false
         do throws(KeyError) {
             if kty == "RSA", jwk["n"] != nil || jwk["x5c"] == nil {
                 key = try OpenSSLPublicKey.rsa(modulus: try required("n"), exponent: try required("e"))
@@ -78,6 +81,15 @@ extension VerificationKey {
                 key = try OpenSSLPublicKey.okp(curve: curve, x: try required("x"))
             } else {
                 key = try Self.leafCertificateKey(jwk["x5c"]!, kid: kid)
+                fromCertificate = true
+            }
+            // RFC 7517 §4.7: the first certificate's key MUST match the JWK's own members; a JWK that says
+            // two things is refused rather than trusted for either.
+            if !fromCertificate, let x5c = jwk["x5c"] {
+                guard try Self.leafCertificateKey(x5c, kid: kid).hasSameKey(as: key) else {
+                    throw KeyError(
+                        .invalidCertificate, kid: kid, "the \"x5c\" certificate's public key is not this JWK's key")
+                }
             }
         } catch {
             throw error.naming(kid)

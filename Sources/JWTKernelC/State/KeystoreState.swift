@@ -66,12 +66,15 @@ final class KeystoreState: @unchecked Sendable {
     /// them is not a key set, the keys held stay: a host with several sources for one issuer (nginx's
     /// `auth_jwt_key_file` lines) never publishes a partial set. A kid naming different keys in two
     /// documents is refused in both (JWKSet's ambiguous-kid rule), as within one; the same key twice is one.
-    func load(issuer: String?, documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
+    /// `allowShortHMACSecrets`: jwtk.h's JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS (each such key loads with a warning).
+    func load(
+        issuer: String?, documents: [UnsafeRawBufferPointer], allowShortHMACSecrets: Bool = false
+    ) -> LoadOutcome {
         let now = Self.wallClock()
         var keys = JWKSet(keys: [])
         for (i, document) in documents.enumerated() {
             do {
-                keys = keys.merging(try KeyDocument(document).keySet())
+                keys = keys.merging(try KeyDocument(document).keySet(allowShortHMACSecrets: allowShortHMACSecrets))
             } catch {
                 mutex.withLock {
                     push.failures += 1; push.lastAttempt = now
@@ -98,7 +101,12 @@ final class KeystoreState: @unchecked Sendable {
             push.lastSuccess = now
             push.lastAttempt = now
         }
-        return LoadOutcome(status: 0, message: keys.rejected.isEmpty ? "" : "refused: " + Self.describe(keys.rejected))
+        // Refused keys, then one warning per key loaded against an RFC rule the caller allowed to break.
+        let parts = [
+            keys.rejected.isEmpty ? nil : "refused: " + Self.describe(keys.rejected),
+            keys.warnings.isEmpty ? nil : "loaded with a warning: " + Self.describe(keys.warnings),
+        ]
+        return LoadOutcome(status: 0, message: parts.compactMap { $0 }.joined(separator: "; "))
     }
 
     // MARK: Pull mode

@@ -238,7 +238,10 @@ ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys, jwtk_ctx *ct
     if (n == 0) {
         return JWTK_OK;
     }
-    return jwtk_keystore_load_jwks_many(keys->keystore, NULL, 0, docs, n, ctx);
+    /* NGINX Plus loads HMAC secrets shorter than the hash output: these directives do too, each with a
+     * warning in ctx's message (logged at configuration); jwt-kernel's own directives keep refusing them. */
+    return jwtk_keystore_load_jwks_flags(keys->keystore, NULL, 0, docs, n,
+                                         JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS, ctx);
 }
 
 
