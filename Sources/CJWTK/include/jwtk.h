@@ -110,6 +110,8 @@ int jwtk_version_number(void);
 #define JWTK_KEYS_UNAVAILABLE     19   /* no keys could ever be loaded for the token's issuer: HTTP 503 */
 #define JWTK_CLAIM_REQUIREMENT_FAILED 20 /* a "claims" requirement does not hold (claim absent, wrong type or
                                            value): HTTP 403, bearer error "insufficient_scope" */
+#define JWTK_DECRYPTION_FAILED    21   /* after 0.1.0: an encrypted token (JWE) does not decrypt; one code for
+                                          every such failure (no padding oracle) */
 
 /* Key errors (the core's KeyErrorCode.number), from jwtk_keystore_load_jwks. HTTP 500. */
 #define JWTK_MALFORMED_KEY        101
