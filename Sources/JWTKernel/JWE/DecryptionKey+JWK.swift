@@ -42,9 +42,14 @@ extension DecryptionKey {
             }
         }
         let declared: KeyManagementAlgorithm?
+        var directEncryption: ContentEncryption? = nil
         if let name = try member("alg") {
             if let alg = KeyManagementAlgorithm(rawValue: name) {
                 declared = alg
+            } else if let enc = ContentEncryption(rawValue: name) {
+                // A content encryption as a key's alg (RFC 7520 §5.6 does this) is a `dir` key for that enc.
+                declared = .dir
+                directEncryption = enc
             } else if JWTAlgorithm(rawValue: name) != nil {
                 throw KeyError(.wrongUse, kid: kid, "alg \"\(name)\" is a signature algorithm: not a decryption key")
             } else if let why = KeyManagementAlgorithm.refusal(of: name) {
@@ -107,6 +112,9 @@ extension DecryptionKey {
             }
         } catch {
             throw error.naming(kid)
+        }
+        if let enc = directEncryption, case .secret(let secret) = material, secret.count != enc.keyLength {
+            throw KeyError(.algorithmMismatch, kid: kid, "alg \(enc.rawValue) needs a \(enc.keyLength)-byte key")
         }
         try self.init(kid: kid, material: material, declared: declared)
     }
