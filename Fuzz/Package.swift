@@ -11,7 +11,7 @@ import PackageDescription
 let harnesses = [
     "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
     "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
-    "FuzzCABI", "FuzzRemoteResponse",
+    "FuzzCABI", "FuzzRemoteResponse", "FuzzDecrypt",
 ]
 let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
 

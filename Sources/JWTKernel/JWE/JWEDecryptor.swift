@@ -17,7 +17,8 @@ public struct JWEDecryptor: Sendable {
         self.maxTokenSize = maxTokenSize
     }
 
-    static let failed = JWTError(.decryptionFailed, "the token does not decrypt")
+    /// The one error of every decryption failure (a fixed detail: no step is named).
+    @_spi(Internals) public static let failed = JWTError(.decryptionFailed, "the token does not decrypt")
 
     public func decrypt(_ token: String) throws(JWTError) -> DecryptedJWE {
         try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in try decrypt(bytes) }
