@@ -67,28 +67,74 @@ extension JWTVerifier {
     public func verifyEncrypted(_ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64? = nil)
         throws(JWTError) -> DecryptedJWT
     {
-        let jwe = try decryptor.decrypt(token)
-        guard !jwe.isNestedJWT else {
-            throw JWTError(.malformed, "a nested JWT (cty JWT) is verified as nested, not as encrypted-only")
-        }
-        guard !jwe.plaintext.isEmpty else { throw JWTError(.malformed, "the decrypted claims are empty") }
-        let claims = try jwe.plaintext.withUnsafeBytes { payload in
-            Result { () throws(JWTError) in
-                let read = try readAndCheckClaims(payload, at: now)
-                func string(_ span: JSONSpan?) -> String? {
-                    span.map { JSONString.string($0, in: payload.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-                }
-                return (string(read.iss), string(read.sub), read.exp)
+        var result: DecryptedJWT? = nil
+        try verifyEncryptedLending(token, decryptor: decryptor, at: now) { t in
+            func string(_ span: JSONSpan?) -> String? {
+                span.map { JSONString.string($0, in: t.claimsJSON.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
             }
-        }.get()
-        return DecryptedJWT(
-            keyManagement: jwe.keyManagement, contentEncryption: jwe.contentEncryption, key: jwe.key,
-            header: jwe.header, claimsJSON: jwe.plaintext, issuer: claims.0, subject: claims.1, expiresAt: claims.2,
-            claims: (try? JSONValue.parse(jwe.plaintext)) ?? .object([]))
+            result = DecryptedJWT(
+                keyManagement: t.keyManagement, contentEncryption: t.contentEncryption, key: t.key,
+                header: Array(t.header), claimsJSON: Array(t.claimsJSON), issuer: string(t.claims.iss),
+                subject: string(t.claims.sub), expiresAt: t.claims.exp,
+                claims: (try? JSONValue.parse(t.claimsJSON)) ?? .object([]))
+        }
+        return result!
+    }
+
+    /// The one encrypted-only path: decrypt, then `readAndCheckClaims` (the signed pipeline's claims step) with
+    /// this verifier's policy; `body` gets a view valid only inside it (the C library exports from it).
+    @_spi(Internals)
+    public func verifyEncryptedLending(
+        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, _ body: (DecryptedToken) -> Void
+    ) throws(JWTError) {
+        try decryptor.withEncryptedClaims(token) { (jwe, header, payload) throws(JWTError) in
+            let claims = try readAndCheckClaims(payload, at: now)
+            body(DecryptedToken(jwe: jwe, header: header, claimsJSON: payload, claims: claims))
+        }
+    }
+}
+
+/// An encrypted-only token whose claims passed the policy, as a view lent to a callback (the C library's export).
+@_spi(Internals)
+public struct DecryptedToken {
+    public let keyManagement: KeyManagementAlgorithm
+    public let contentEncryption: ContentEncryption
+    public let key: DecryptionKey
+    /// The decoded JWE protected header JSON.
+    public let header: UnsafeRawBufferPointer
+    public let claimsJSON: UnsafeRawBufferPointer
+    public let claims: RegisteredClaims
+
+    init(jwe: DecryptedJWE, header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, claims: RegisteredClaims) {
+        keyManagement = jwe.keyManagement
+        contentEncryption = jwe.contentEncryption
+        key = jwe.key
+        self.header = header
+        self.claimsJSON = claimsJSON
+        self.claims = claims
     }
 }
 
 extension JWEDecryptor {
+    /// Decrypts an encrypted-only JWT and lends its header and claims (non-empty) to `body`. Refused: a nested
+    /// token (`cty` JWT), whose claims are signed and checked only by the nested path.
+    func withEncryptedClaims(
+        _ token: UnsafeRawBufferPointer,
+        _ body: (DecryptedJWE, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(JWTError) -> Void
+    ) throws(JWTError) {
+        var jwe = try decrypt(token)
+        defer { wipe(&jwe.plaintextStorage) }
+        guard !jwe.isNestedJWT else {
+            throw JWTError(.malformed, "a nested JWT (cty JWT) is verified as nested, not as encrypted-only")
+        }
+        guard !jwe.plaintext.isEmpty else { throw JWTError(.malformed, "the decrypted claims are empty") }
+        try jwe.header.withUnsafeBytes { header in
+            jwe.plaintext.withUnsafeBytes { payload in
+                Result { () throws(JWTError) in try body(jwe, header, payload) }
+            }
+        }.get()
+    }
+
     /// Decrypts a nested JWT and lends the inner JWS to `body`. Refused: a JWE whose `cty` is not "JWT"
     /// (RFC 7519 §5.2 requires it of a nested JWT) and a JWE inside a JWE (a second decryption is never
     /// nested: the inner token must be signed).

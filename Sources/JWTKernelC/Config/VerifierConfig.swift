@@ -59,6 +59,11 @@ enum VerifierConfig {
         case "max_token_size": s.maxTokenSize = Int(try integer(key, value, 1...Int64(InputLimits.maxTokenSize)))
         case "cache": s.cache = try cache(value)
         case "batch_threads": s.batchThreads = Int(try integer(key, value, 1...1024))
+        case "token_type":
+            guard let type = TokenType(rawValue: try string(key, value)) else {
+                throw StatusError(JWTK_E_CONFIG, "token_type: \"signed\", \"nested\" or \"encrypted\"")
+            }
+            s.tokenType = type
         case "provider", "project_id", "tenant_id": break  // read by `preset`
         case "channel_secret": break  // read by `channelSecret`
         case "jwks_url": pull.url = try string(key, value)
