@@ -14,7 +14,12 @@ public struct DecryptionKeySet: Sendable {
     /// signatures (`use: sig`, a JWS `alg`, `key_ops` without `decrypt`/`unwrapKey`) and public keys are
     /// refused with their reasons; a document that yields no key at all is refused.
     public init(document bytes: some Collection<UInt8>) throws(KeyError) {
-        switch KeyDocument(bytes) {
+        try self.init(KeyDocument(bytes))
+    }
+
+    /// A key document told apart as every key file is (`KeyDocument`: JSON, or PEM).
+    public init(_ document: KeyDocument) throws(KeyError) {
+        switch document {
         case .pem(let text):
             self.init(keys: [try DecryptionKey(pem: text)])
         case .json(let json):
