@@ -13,13 +13,15 @@ let harnesses = [
     "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
     "FuzzCABI", "FuzzRemoteResponse", "FuzzDecrypt",
 ]
-let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
+let verifyHarnesses: Set<String> = [
+    "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
+]
 
 let package = Package(
     name: "jwt-kernel-fuzz",
     products: (harnesses + ["StressVerify"]).map { .executable(name: $0, targets: [$0]) },
     dependencies: [
-        .package(name: "jwt-kernel", path: ".."),
+        .package(name: "jwt-kernel", path: "..")
     ],
     targets: [
         // The harnesses' own OpenSSL use (signing fuzzed claims, the stress's tokens); the
@@ -36,14 +38,15 @@ let package = Package(
             name: "VerifyChecks",
             dependencies: ["FuzzSupport", .product(name: "JWTKernel", package: "jwt-kernel")]
         ),
-    ] + (harnesses + ["StressVerify"]).map { name in
-        .executableTarget(
-            name: name,
-            dependencies: ["FuzzSupport", "CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
-                + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
-                // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
-                + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
-                + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
-        )
-    }
+    ]
+        + (harnesses + ["StressVerify"]).map { name in
+            .executableTarget(
+                name: name,
+                dependencies: ["FuzzSupport", "CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
+                    + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
+                    // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
+                    + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
+                    + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
+            )
+        }
 )

@@ -21,7 +21,8 @@ enum ResultLine {
             case (_, let decryptor)?:
                 // Encrypted-only: the JWE's alg and enc, the decryption key's kid, the decrypted claims.
                 try verifier.verifyEncryptedLending(token, decryptor: decryptor, at: nil) { t in
-                    var text = "{\"valid\":true,\"alg\":\"\(t.keyManagement.rawValue)\",\"enc\":\"\(t.contentEncryption.rawValue)\",\"kid\":"
+                    var text =
+                        "{\"valid\":true,\"alg\":\"\(t.keyManagement.rawValue)\",\"enc\":\"\(t.contentEncryption.rawValue)\",\"kid\":"
                     if let kid = t.key.kid { JSONValue.writeString(kid, to: &text) } else { text += "null" }
                     text += ",\"claims\":"
                     line = Array(text.utf8) + JSONText.compact(t.claimsJSON) + Array("}".utf8)

@@ -108,7 +108,10 @@ struct VerifyCommand: ParsableCommand {
         do {
             verifier = try makeVerifier()
             if let type = TokenType(rawValue: tokenType), type != .signed {
-                decryption = (type, JWEDecryptor(keys: try KeySetFile.loadDecryptionKeys(decryptionKeys), maxTokenSize: maxTokenSize))
+                decryption = (
+                    type,
+                    JWEDecryptor(keys: try KeySetFile.loadDecryptionKeys(decryptionKeys), maxTokenSize: maxTokenSize)
+                )
             }
         } catch let error as ConfigurationError {
             CLIError.report(error)
@@ -117,7 +120,8 @@ struct VerifyCommand: ParsableCommand {
         let output = OutputWriter()
         var allValid = true
         let verifyOne = { (token: UnsafeRawBufferPointer) in
-            allValid = ResultLine.write(verifier: verifier, token: token, decryption: decryption, to: output) && allValid
+            allValid =
+                ResultLine.write(verifier: verifier, token: token, decryption: decryption, to: output) && allValid
         }
         if tokens.isEmpty {
             LineReader(fd: 0, maxLineLength: verifier.maxTokenSize).forEachLine { line in

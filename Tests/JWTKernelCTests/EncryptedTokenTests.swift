@@ -96,10 +96,11 @@ final class EncryptedTokenTests: XCTestCase {
         let nestedTokens = tokens("nested").prefix(8).map { $0 } + [bad.joined(separator: ".")]
         var statuses = [Int32](repeating: -99, count: nestedTokens.count)
         let pointers = nestedTokens.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
+        defer { for p in pointers { free(p) } }
         let lengths = nestedTokens.map { $0.utf8.count }
         pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { p in
-            XCTAssertEqual(jwtk_verify_batch(nested, p.baseAddress, lengths, nestedTokens.count, Self.now, &statuses), JWTK_OK)
+            XCTAssertEqual(
+                jwtk_verify_batch(nested, p.baseAddress, lengths, nestedTokens.count, Self.now, &statuses), JWTK_OK)
         }
         XCTAssertEqual(statuses, [Int32](repeating: JWTK_OK, count: 8) + [JWTK_DECRYPTION_FAILED])
     }

@@ -3,11 +3,13 @@ import XCTest
 
 /// `jwtk verify --decryption-keys FILE --token-type nested|encrypted`: JWE tokens from jwcrypto (Fixtures/jwe).
 final class CLIDecryptionTests: XCTestCase {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/jwe")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/jwe")
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     private func token(_ name: String) throws -> String {
-        let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.directory.appendingPathComponent("tokens.json")))
+        let doc = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: Self.directory.appendingPathComponent("tokens.json")))
         return try XCTUnwrap(((doc as? [String: Any])?["tokens"] as? [String: String])?[name], name)
     }
 
@@ -17,8 +19,10 @@ final class CLIDecryptionTests: XCTestCase {
 
     func testNested() throws {
         let run = try run(
-            ["--jwks", Self.path("verification-keys.json"), "--decryption-keys", Self.path("decryption-keys.json"),
-             "--token-type", "nested"],
+            [
+                "--jwks", Self.path("verification-keys.json"), "--decryption-keys", Self.path("decryption-keys.json"),
+                "--token-type", "nested",
+            ],
             tokens: [
                 try token("nested_dir_A256GCM"), try token("nested_RSA-OAEP-256_A256GCM"),
                 try token("nested_ECDH-ES+A256KW_x25519"), try token("encrypted_A256KW_A256CBC-HS512"),
@@ -36,7 +40,8 @@ final class CLIDecryptionTests: XCTestCase {
         XCTAssertEqual(run.codes(), [nil], run.stderr)
         XCTAssertEqual(run.status, 0)
         XCTAssertTrue(
-            String(decoding: run.stdout, as: UTF8.self).contains(#""alg":"A256KW","enc":"A256CBC-HS512","kid":"kw-256""#))
+            String(decoding: run.stdout, as: UTF8.self).contains(
+                #""alg":"A256KW","enc":"A256CBC-HS512","kid":"kw-256""#))
     }
 
     func testDecryptionAndVerificationKeyFilesAreNotInterchangeable() throws {
@@ -53,7 +58,8 @@ final class CLIDecryptionTests: XCTestCase {
 
     func testUsage() throws {
         XCTAssertEqual(try run(["--decryption-keys", Self.path("decryption-keys.json")], tokens: ["x"]).status, 2)
-        XCTAssertEqual(try run(["--token-type", "nested", "--jwks", Self.path("verification-keys.json")], tokens: ["x"]).status, 2)
+        XCTAssertEqual(
+            try run(["--token-type", "nested", "--jwks", Self.path("verification-keys.json")], tokens: ["x"]).status, 2)
         XCTAssertEqual(try run(["--token-type", "jwe"], tokens: ["x"]).status, 2)
     }
 }

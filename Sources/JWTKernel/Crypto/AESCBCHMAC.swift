@@ -26,8 +26,10 @@ enum AESCBCHMAC {
         guard let md, let cipher = Ciphers.cbc(keyLength: half), iv.count == ivLength, tag.count == half,
             ciphertext.count % 16 == 0, ciphertext.count > 0, ciphertext.count < Int(Int32.max)
         else { return nil }
-        guard macMatches(md, key: UnsafeRawBufferPointer(rebasing: key[0..<half]), aad: aad, iv: iv,
-            ciphertext: ciphertext, tag: tag)
+        guard
+            macMatches(
+                md, key: UnsafeRawBufferPointer(rebasing: key[0..<half]), aad: aad, iv: iv,
+                ciphertext: ciphertext, tag: tag)
         else { return nil }
         return Ciphers.withContext { ctx -> [UInt8]? in
             var out = [UInt8](repeating: 0, count: ciphertext.count + 16)
@@ -70,7 +72,8 @@ enum AESCBCHMAC {
             params[0] = OSSL_PARAM_construct_utf8_string("digest", UnsafeMutablePointer(mutating: name), 0)
             params[1] = OSSL_PARAM_construct_end()
             var length = 0
-            return EVP_MAC_init(ctx, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, params.baseAddress) == 1
+            return EVP_MAC_init(
+                ctx, key.baseAddress?.assumingMemoryBound(to: UInt8.self), key.count, params.baseAddress) == 1
                 && update(ctx, aad) && update(ctx, iv) && update(ctx, ciphertext)
                 && withUnsafeBytes(of: &al) { update(ctx, $0) }
                 && EVP_MAC_final(ctx, &computed, &length, computed.count) == 1 && length >= tag.count

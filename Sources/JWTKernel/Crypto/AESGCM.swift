@@ -30,14 +30,16 @@ enum AESGCM {
                 }
                 n = 0
                 if ciphertext.count > 0 {
-                    guard EVP_DecryptUpdate(
+                    guard
+                        EVP_DecryptUpdate(
                             ctx, o.baseAddress, &n, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
                             Int32(ciphertext.count)) == 1
                     else { return false }
                 }
                 guard
                     EVP_CIPHER_CTX_ctrl(
-                        ctx, jwtk_evp_ctrl_gcm_set_tag(), Int32(tagLength), UnsafeMutableRawPointer(mutating: tag.baseAddress))
+                        ctx, jwtk_evp_ctrl_gcm_set_tag(), Int32(tagLength),
+                        UnsafeMutableRawPointer(mutating: tag.baseAddress))
                         == 1,
                     EVP_DecryptFinal_ex(ctx, o.baseAddress! + Int(n), &tail) == 1
                 else { return false }

@@ -18,7 +18,8 @@ enum AESKeyWrap {
                 var n: Int32 = 0, tail: Int32 = 0
                 guard EVP_DecryptInit_ex2(ctx, cipher, kek.baseAddress, nil, nil) == 1,
                     EVP_DecryptUpdate(
-                        ctx, p, &n, wrapped.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(wrapped.count)) == 1,
+                        ctx, p, &n, wrapped.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(wrapped.count))
+                        == 1,
                     EVP_DecryptFinal_ex(ctx, p + Int(n), &tail) == 1,
                     Int(n + tail) == wrapped.count - 8
                 else { return nil }

@@ -26,7 +26,7 @@ final class OpenSSLPrivateKey: @unchecked Sendable {
     static func rsa(n: [UInt8], e: [UInt8], d: [UInt8], crt: [[UInt8]]?) throws(KeyError) -> OpenSSLPrivateKey {
         let numbers = [n, e, d] + (crt ?? [])
         let bns = numbers.map { BN_bin2bn($0, Int32($0.count), nil) }
-        defer { bns.forEach { BN_clear_free($0) } }
+        defer { for bn in bns { BN_clear_free(bn) } }
         guard !bns.contains(where: { $0 == nil }) else { throw KeyError(.resourceFailure, "out of memory") }
         let names = [
             jwtk_ossl_pkey_param_rsa_n(), jwtk_ossl_pkey_param_rsa_e(), jwtk_ossl_pkey_param_rsa_d(),
@@ -148,7 +148,8 @@ final class OpenSSLPrivateKey: @unchecked Sendable {
         }
     }
 
-    private static func fromParams(type: String, _ push: (OpaquePointer) -> Bool) throws(KeyError) -> OpenSSLPrivateKey {
+    private static func fromParams(type: String, _ push: (OpaquePointer) -> Bool) throws(KeyError) -> OpenSSLPrivateKey
+    {
         guard let bld = OSSL_PARAM_BLD_new() else { throw KeyError(.resourceFailure, "out of memory") }
         defer { OSSL_PARAM_BLD_free(bld) }
         guard push(bld), let params = OSSL_PARAM_BLD_to_param(bld) else {

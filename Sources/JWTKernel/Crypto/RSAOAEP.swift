@@ -18,7 +18,8 @@ enum RSAOAEP {
 
     /// The decrypted key, or nil: a ciphertext not exactly the modulus length, bad padding, a wrong label.
     static func decrypt(
-        _ key: OpenSSLPrivateKey, hash: Hash, ciphertext: UnsafeRawBufferPointer, label: UnsafeRawBufferPointer =
+        _ key: OpenSSLPrivateKey, hash: Hash, ciphertext: UnsafeRawBufferPointer,
+        label: UnsafeRawBufferPointer =
             UnsafeRawBufferPointer(start: nil, count: 0)
     ) -> SecretBytes? {
         guard ciphertext.count == key.size, let md = md(hash),

@@ -55,7 +55,8 @@ extension DecryptionKey {
             } else if let why = KeyManagementAlgorithm.refusal(of: name) {
                 throw KeyError(.unsupportedType, kid: kid, why.description)
             } else {
-                throw KeyError(.unsupportedType, kid: kid, "alg \"\(name)\" is not a JWE algorithm the kernel decrypts with")
+                throw KeyError(
+                    .unsupportedType, kid: kid, "alg \"\(name)\" is not a JWE algorithm the kernel decrypts with")
             }
         } else {
             declared = nil
@@ -83,7 +84,8 @@ extension DecryptionKey {
                     crt = values
                 }
                 material = .rsa(
-                    try OpenSSLPrivateKey.rsa(n: try required("n"), e: try required("e"), d: try required("d"), crt: crt))
+                    try OpenSSLPrivateKey.rsa(
+                        n: try required("n"), e: try required("e"), d: try required("d"), crt: crt))
             case "EC":
                 guard let crvName = try member("crv") else { throw KeyError(.malformed, kid: kid, "missing \"crv\"") }
                 guard let curve = EllipticCurve(rawValue: crvName), curve != .secp256k1 else {
@@ -93,11 +95,13 @@ extension DecryptionKey {
                     throw KeyError(.wrongUse, kid: kid, "an EC public key cannot decrypt (no \"d\")")
                 }
                 material = .ec(
-                    try OpenSSLPrivateKey.ec(curve: curve, x: try required("x"), y: try required("y"), d: try required("d")),
+                    try OpenSSLPrivateKey.ec(
+                        curve: curve, x: try required("x"), y: try required("y"), d: try required("d")),
                     curve)
             case "OKP":
                 guard try member("crv") == "X25519" else {
-                    throw KeyError(.unsupportedType, kid: kid, "OKP curve is not X25519, the one JWE key agreement curve")
+                    throw KeyError(
+                        .unsupportedType, kid: kid, "OKP curve is not X25519, the one JWE key agreement curve")
                 }
                 guard jwk["d"] != nil else {
                     throw KeyError(.wrongUse, kid: kid, "an X25519 public key cannot decrypt (no \"d\")")
@@ -129,7 +133,9 @@ extension DecryptionKey {
     }
 
     /// A symmetric secret (for `dir`, `A*KW`, `A*GCMKW`), optionally pinned to one algorithm.
-    public convenience init(secret: [UInt8], kid: String? = nil, algorithm: KeyManagementAlgorithm? = nil)
+    public convenience init(
+        secret: [UInt8], kid: String? = nil, algorithm: KeyManagementAlgorithm? = nil
+    )
         throws(KeyError)
     {
         try self.init(kid: kid, material: .secret(SecretBytes(secret)), declared: algorithm)
@@ -137,7 +143,9 @@ extension DecryptionKey {
 
     /// An unencrypted PEM private key (PKCS #8 `PRIVATE KEY`, `RSA PRIVATE KEY`, `EC PRIVATE KEY`): RSA for
     /// RSA-OAEP, P-256/384/521 or X25519 for ECDH-ES.
-    public convenience init(pem: String, kid: String? = nil, algorithm: KeyManagementAlgorithm? = nil)
+    public convenience init(
+        pem: String, kid: String? = nil, algorithm: KeyManagementAlgorithm? = nil
+    )
         throws(KeyError)
     {
         let key = try OpenSSLPrivateKey.fromPEM(pem)

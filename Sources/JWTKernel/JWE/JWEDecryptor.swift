@@ -33,10 +33,13 @@ public struct JWEDecryptor: Sendable {
             throw JWTError(.malformed, "JWE IV or tag length does not fit enc")
         }
         if alg.hasNoEncryptedKey {
-            guard jwe.encryptedKey.isEmpty else { throw JWTError(.malformed, "JWE encrypted key must be empty for this alg") }
+            guard jwe.encryptedKey.isEmpty else {
+                throw JWTError(.malformed, "JWE encrypted key must be empty for this alg")
+            }
         } else if alg.family == .symmetric || alg.family == .ecdh {
             // AES key wrap adds one 8-byte block; GCM key wrap adds nothing (its tag is a header parameter).
-            let expected = alg == .a128gcmkw || alg == .a192gcmkw || alg == .a256gcmkw ? enc.keyLength : enc.keyLength + 8
+            let expected =
+                alg == .a128gcmkw || alg == .a192gcmkw || alg == .a256gcmkw ? enc.keyLength : enc.keyLength + 8
             guard jwe.encryptedKey.count == expected else {
                 throw JWTError(.malformed, "JWE encrypted key length does not fit alg and enc")
             }
@@ -83,7 +86,9 @@ public struct JWEDecryptor: Sendable {
             case .a128gcmkw, .a192gcmkw, .a256gcmkw:
                 guard let iv = try header.bytes("iv"), let tag = try header.bytes("tag"), iv.count == AESGCM.ivLength,
                     tag.count == AESGCM.tagLength
-                else { throw JWTError(.malformed, "AES-GCM key wrap needs a 96-bit iv and a 128-bit tag in the header") }
+                else {
+                    throw JWTError(.malformed, "AES-GCM key wrap needs a 96-bit iv and a 128-bit tag in the header")
+                }
                 gcmIV = iv
                 gcmTag = tag
             case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW:
@@ -115,7 +120,8 @@ public struct JWEDecryptor: Sendable {
                     p.gcmTag.withUnsafeBytes { tag in
                         encryptedKey.withUnsafeBytes { c in
                             AESGCM.decrypt(
-                                key: k, iv: iv, aad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c, tag: tag)
+                                key: k, iv: iv, aad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c,
+                                tag: tag)
                         }
                     }
                 }

@@ -4,7 +4,9 @@
 /// the same pipeline). Decryption keys come in a `JWEDecryptor`, never from the verifier's `JWKSet`.
 extension JWTVerifier {
     /// Decrypts a nested JWT and verifies the JWS inside it; `now` as in `verify(_:at:)`.
-    public func verifyNested(_ token: String, decryptor: JWEDecryptor, at now: Int64? = nil) throws(JWTError)
+    public func verifyNested(
+        _ token: String, decryptor: JWEDecryptor, at now: Int64? = nil
+    ) throws(JWTError)
         -> VerifiedJWT
     {
         try Self.withBytes(token) { (bytes) throws(JWTError) in
@@ -24,7 +26,9 @@ extension JWTVerifier {
     }
 
     /// Only the outcome of `verifyNested` (what a gateway's check needs).
-    public func checkNested(_ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64? = nil)
+    public func checkNested(
+        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64? = nil
+    )
         -> JWTError?
     {
         do {
@@ -58,13 +62,19 @@ extension JWTVerifier {
     /// audience, nonce, required claims, claim requirements); the policy's algorithms and `typ` concern
     /// signatures and do not apply. A nested token (`cty` JWT) is refused here: its claims are signed, and
     /// only `verifyNested` checks that signature.
-    public func verifyEncrypted(_ token: String, decryptor: JWEDecryptor, at now: Int64? = nil) throws(JWTError)
+    public func verifyEncrypted(
+        _ token: String, decryptor: JWEDecryptor, at now: Int64? = nil
+    ) throws(JWTError)
         -> DecryptedJWT
     {
-        try Self.withBytes(token) { (bytes) throws(JWTError) in try verifyEncrypted(bytes, decryptor: decryptor, at: now) }
+        try Self.withBytes(token) { (bytes) throws(JWTError) in
+            try verifyEncrypted(bytes, decryptor: decryptor, at: now)
+        }
     }
 
-    public func verifyEncrypted(_ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64? = nil)
+    public func verifyEncrypted(
+        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64? = nil
+    )
         throws(JWTError) -> DecryptedJWT
     {
         var result: DecryptedJWT? = nil
@@ -105,7 +115,9 @@ public struct DecryptedToken {
     public let claimsJSON: UnsafeRawBufferPointer
     public let claims: RegisteredClaims
 
-    init(jwe: DecryptedJWE, header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, claims: RegisteredClaims) {
+    init(
+        jwe: DecryptedJWE, header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, claims: RegisteredClaims
+    ) {
         keyManagement = jwe.keyManagement
         contentEncryption = jwe.contentEncryption
         key = jwe.key

@@ -2,7 +2,9 @@
 /// through `verifyLending`, the routed path every signed token takes.
 extension MultiIssuerVerifier {
     /// Decrypts a nested JWT and verifies the JWS inside it; `now` as in `verify(_:at:)`.
-    public func verifyNested(_ token: String, decryptor: JWEDecryptor, at now: Int64? = nil) throws(JWTError)
+    public func verifyNested(
+        _ token: String, decryptor: JWEDecryptor, at now: Int64? = nil
+    ) throws(JWTError)
         -> VerifiedJWT
     {
         try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in

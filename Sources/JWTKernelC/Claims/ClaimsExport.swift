@@ -17,7 +17,9 @@ enum ClaimsExport {
         capture(header: t.header, claimsJSON: t.claimsJSON, into: ctx)
     }
 
-    private static func capture(header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, into ctx: ContextState) {
+    private static func capture(
+        header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, into ctx: ContextState
+    ) {
         let layout = VerifiedLayout(headerCount: header.count, claimsCount: claimsJSON.count)
         ctx.reserve(layout.total)
         // Safety: the arena holds layout.total bytes (just reserved); the sources are the core's views.
@@ -73,7 +75,8 @@ enum ClaimsExport {
         c.kid = ctx.headerString(t.kidSpan, layout)
         c.typ = ctx.headerString(t.typSpan, layout)
         fillClaims(&c, t.claims, ctx, layout)
-        c.payload = token.map { payloadSegment($0, headerCount: layout.headerCount, claimsCount: layout.claimsCount) }
+        c.payload =
+            token.map { payloadSegment($0, headerCount: layout.headerCount, claimsCount: layout.claimsCount) }
             ?? jwtk_str()
         out.pointee = c
     }

@@ -80,7 +80,8 @@ struct BatchRun {
                 let decryptor = try decryptor(verifier)
                 if verifier.settings.tokenType == .nested {
                     var outcome = CacheOutcome.notUsed
-                    try routes.verifier.verifyNestedLending(bytes, decryptor: decryptor, at: at, cacheOutcome: &outcome) { _ in }
+                    try routes.verifier.verifyNestedLending(bytes, decryptor: decryptor, at: at, cacheOutcome: &outcome)
+                    { _ in }
                 } else {
                     try routes.verifier.verifyEncryptedLending(bytes, decryptor: decryptor, at: at) { _ in }
                 }

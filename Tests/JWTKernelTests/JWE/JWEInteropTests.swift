@@ -49,7 +49,9 @@ final class JWEInteropTests: XCTestCase {
             } catch { XCTFail("\(label): \(error)") }
             // An encrypted-only token is not a nested one: no cty, and its plaintext is not a JWS.
             XCTAssertEqual(
-                f.verifier.checkNested(Array(token.utf8).withUnsafeBytes { UnsafeRawBufferPointer($0) }, decryptor: f.decryptor, at: Self.now)?.code,
+                f.verifier.checkNested(
+                    Array(token.utf8).withUnsafeBytes { UnsafeRawBufferPointer($0) }, decryptor: f.decryptor,
+                    at: Self.now)?.code,
                 .malformed, label)
         }
         for c in f.nested {
@@ -89,7 +91,8 @@ final class JWEInteropTests: XCTestCase {
         XCTAssertEqual(algs, Set(KeyManagementAlgorithm.allCases.map(\.rawValue)), "every key management algorithm")
         let encs = Set(jwcrypto.union(joserfc).union(pyca).map { String($0.split(separator: " ")[1]) })
         XCTAssertEqual(encs, Set(ContentEncryption.allCases.map(\.rawValue)), "every content encryption")
-        let curves = Set(jwcrypto.union(joserfc).filter { $0.hasPrefix("ECDH-ES") }.map { String($0.split(separator: " ")[2]) })
+        let curves = Set(
+            jwcrypto.union(joserfc).filter { $0.hasPrefix("ECDH-ES") }.map { String($0.split(separator: " ")[2]) })
         XCTAssertEqual(curves, ["ec-P-256", "ec-P-384", "ec-P-521", "x25519"])
     }
 
@@ -119,7 +122,9 @@ final class JWEInteropTests: XCTestCase {
                     XCTFail("\(label): a tampered token was accepted")
                 } catch {
                     if i > 0 { XCTAssertEqual(error.code, .decryptionFailed, "\(label): \(error)") }
-                    XCTAssertEqual(error.detail.description == JWEDecryptor.failed.detail.description, error.code == .decryptionFailed)
+                    XCTAssertEqual(
+                        error.detail.description == JWEDecryptor.failed.detail.description,
+                        error.code == .decryptionFailed)
                 }
                 tried += 1
             }
@@ -140,16 +145,19 @@ final class JWEInteropTests: XCTestCase {
             try DecryptionKey(jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","use":"sig"}"#.utf8))
         ) { XCTAssertEqual(($0 as? KeyError)?.code, .wrongUse) }
         XCTAssertThrowsError(
-            try DecryptionKey(jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","key_ops":["sign","verify"]}"#.utf8))
+            try DecryptionKey(
+                jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","key_ops":["sign","verify"]}"#.utf8))
         ) { XCTAssertEqual(($0 as? KeyError)?.code, .wrongUse) }
         XCTAssertThrowsError(
             try DecryptionKey(jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","alg":"HS256"}"#.utf8))
         ) { XCTAssertEqual(($0 as? KeyError)?.code, .wrongUse) }
         XCTAssertThrowsError(
-            try DecryptionKey(jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","alg":"PBES2-HS256+A128KW"}"#.utf8))
+            try DecryptionKey(
+                jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","alg":"PBES2-HS256+A128KW"}"#.utf8))
         ) { XCTAssertEqual(($0 as? KeyError)?.code, .unsupportedType) }
         XCTAssertNoThrow(
-            try DecryptionKey(jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","key_ops":["unwrapKey"]}"#.utf8)))
+            try DecryptionKey(
+                jwkJSON: Array(#"{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA","key_ops":["unwrapKey"]}"#.utf8)))
         // A private key (the EC decryption key, `use` removed) is never a verification key.
         var ec = (doc["decryption_keys"] as! [String: Any])["keys"] as! [[String: Any]]
         ec = ec.filter { $0["kid"] as? String == "ec-P-256" }
@@ -173,7 +181,9 @@ final class JWEInteropTests: XCTestCase {
     func testSizeLimitComesFirst() throws {
         let f = try Self.fixture("jwcrypto")
         let token = f.encrypted[0]["token"] as! String
-        XCTAssertThrowsError(try JWEDecryptor(keys: f.decryptor.keys, maxTokenSize: token.utf8.count - 1).decrypt(token)) {
+        XCTAssertThrowsError(
+            try JWEDecryptor(keys: f.decryptor.keys, maxTokenSize: token.utf8.count - 1).decrypt(token)
+        ) {
             XCTAssertEqual(($0 as? JWTError)?.code, .tooLarge)
         }
     }
@@ -184,8 +194,11 @@ final class JWEInteropTests: XCTestCase {
         store.publish(f.verifier.keys, forIssuer: "https://issuer.example")
         let multi = MultiIssuerVerifier(
             store: store,
-            issuers: [IssuerConfiguration(issuer: "https://issuer.example", policy: ClaimsPolicy(audiences: ["jwe-tests"]))])
+            issuers: [
+                IssuerConfiguration(issuer: "https://issuer.example", policy: ClaimsPolicy(audiences: ["jwe-tests"]))
+            ])
         let token = f.nested.first { $0["alg"] as? String == "ECDH-ES+A256KW" }!["token"] as! String
-        XCTAssertEqual(try multi.verifyNested(token, decryptor: f.decryptor, at: Self.now).issuer, "https://issuer.example")
+        XCTAssertEqual(
+            try multi.verifyNested(token, decryptor: f.decryptor, at: Self.now).issuer, "https://issuer.example")
     }
 }

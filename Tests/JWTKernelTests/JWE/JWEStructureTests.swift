@@ -60,7 +60,11 @@ final class JWEStructureTests: XCTestCase {
         XCTAssertEqual(code(withHeader(p) { $0["zip"] = "DEF" }), .unsupportedAlg, "zip")
         XCTAssertEqual(code(withHeader(p) { $0["crit"] = ["b64"] }), .critUnsupported, "crit")
         XCTAssertEqual(code(withHeader(p) { $0["alg"] = "RSA1_5" }), .unsupportedAlg, "RSA1_5")
-        XCTAssertEqual(code(withHeader(p) { $0["alg"] = "PBES2-HS512+A256KW"; $0["p2c"] = 100_000_000 }), .unsupportedAlg)
+        XCTAssertEqual(
+            code(
+                withHeader(p) {
+                    $0["alg"] = "PBES2-HS512+A256KW"; $0["p2c"] = 100_000_000
+                }), .unsupportedAlg)
         XCTAssertEqual(code(withHeader(p) { $0["alg"] = "none" }), .unsupportedAlg)
         XCTAssertEqual(code(withHeader(p) { $0["enc"] = "A128CTR" }), .unsupportedAlg)
         XCTAssertEqual(code(withHeader(p) { $0.removeValue(forKey: "enc") }), .malformed)
@@ -112,10 +116,12 @@ final class JWEStructureTests: XCTestCase {
         XCTAssertEqual(code(wrongCurve), .decryptionFailed)
         // X25519 ephemeral keys of small order, every one of the blocklist: never a key agreement.
         let x = token(alg: "ECDH-ES", enc: "A128GCM", kid: "x25519")
-        for u in ["0000000000000000000000000000000000000000000000000000000000000000",
-                  "0100000000000000000000000000000000000000000000000000000000000000",
-                  "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
-                  "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"] {
+        for u in [
+            "0000000000000000000000000000000000000000000000000000000000000000",
+            "0100000000000000000000000000000000000000000000000000000000000000",
+            "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",
+            "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+        ] {
             let small = withHeader(x) { h in
                 h["epk"] = ["kty": "OKP", "crv": "X25519", "x": Base64URL.encode(Wycheproof.hex(u))]
             }
@@ -127,7 +133,9 @@ final class JWEStructureTests: XCTestCase {
     func testKidLessKeysAreCandidates() throws {
         // The A128KW key without its kid: a token naming "kw-128" still finds it, and so does one naming nothing.
         let doc = try XCTUnwrap(Fixtures.json("jwe/jwcrypto.json") as? [String: Any])
-        var jwk = ((doc["decryption_keys"] as! [String: Any])["keys"] as! [[String: Any]]).first { $0["kid"] as? String == "kw-128" }!
+        var jwk = ((doc["decryption_keys"] as! [String: Any])["keys"] as! [[String: Any]]).first {
+            $0["kid"] as? String == "kw-128"
+        }!
         jwk.removeValue(forKey: "kid")
         let keys = try DecryptionKeySet(document: Wycheproof.jsonBytes(["keys": [jwk]]))
         let p = token(alg: "A128KW", enc: "A128GCM")

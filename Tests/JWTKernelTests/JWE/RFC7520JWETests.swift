@@ -14,7 +14,8 @@ final class RFC7520JWETests: XCTestCase {
 
     func testSection5Examples() throws {
         let dir = Fixtures.url("rfc/rfc7520-jwe")
-        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         XCTAssertEqual(names.count, 8)
         var decrypted: [String] = [], refused: [String: JWTErrorCode] = [:]
         for name in names {

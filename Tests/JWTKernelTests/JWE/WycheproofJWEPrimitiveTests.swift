@@ -18,7 +18,9 @@ final class WycheproofJWEPrimitiveTests: XCTestCase {
             file, expectedCount: 165,
             acceptable: WycheproofAcceptablePolicy(
                 kernelAccepts: false,
-                why: "an 8-byte key wrapped as one AES block: RFC 3394 wraps two blocks or more, and JWE keys are 16+ bytes")
+                why:
+                    "an 8-byte key wrapped as one AES block: RFC 3394 wraps two blocks or more, and JWE keys are 16+ bytes"
+            )
         ) { _ in
             { v in
                 let out = self.bytes(v, "key").withUnsafeBytes { k in
@@ -104,7 +106,8 @@ final class WycheproofJWEPrimitiveTests: XCTestCase {
                 iv.withUnsafeBytes { i in
                     ct.withUnsafeBytes { c in
                         [UInt8](repeating: 0, count: 16).withUnsafeBytes { t in
-                            AESCBCHMAC.decrypt(key: k, iv: i, aad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c, tag: t)
+                            AESCBCHMAC.decrypt(
+                                key: k, iv: i, aad: UnsafeRawBufferPointer(start: nil, count: 0), ciphertext: c, tag: t)
                         }
                     }
                 }
@@ -116,16 +119,24 @@ final class WycheproofJWEPrimitiveTests: XCTestCase {
     // MARK: RSA-OAEP
 
     func testRSAOAEPSHA1() throws { try runOAEP("rsa_oaep_2048_sha1_mgf1sha1_test.json", hash: .sha1, count: 36) }
-    func testRSAOAEPSHA256() throws { try runOAEP("rsa_oaep_2048_sha256_mgf1sha256_test.json", hash: .sha256, count: 37) }
-    func testRSAOAEPSHA384() throws { try runOAEP("rsa_oaep_2048_sha384_mgf1sha384_test.json", hash: .sha384, count: 34) }
-    func testRSAOAEPSHA512() throws { try runOAEP("rsa_oaep_2048_sha512_mgf1sha512_test.json", hash: .sha512, count: 33) }
+    func testRSAOAEPSHA256() throws {
+        try runOAEP("rsa_oaep_2048_sha256_mgf1sha256_test.json", hash: .sha256, count: 37)
+    }
+    func testRSAOAEPSHA384() throws {
+        try runOAEP("rsa_oaep_2048_sha384_mgf1sha384_test.json", hash: .sha384, count: 34)
+    }
+    func testRSAOAEPSHA512() throws {
+        try runOAEP("rsa_oaep_2048_sha512_mgf1sha512_test.json", hash: .sha512, count: 33)
+    }
 
     private func runOAEP(_ name: String, hash: RSAOAEP.Hash, count: Int, line: UInt = #line) throws {
         let file = try WycheproofFile(name)
         Wycheproof.run(file, expectedCount: count, line: line) { group in
             // The group's key through the JWK loader (the decryption key path), its material used directly so
             // the file's hash is the one tried whatever the JWK's `alg` says.
-            var jwk = group.fields["privateKeyJwk"] as? [String: Any] ?? Self.jwk(rsa: group.fields["privateKey"] as! [String: Any])
+            var jwk =
+                group.fields["privateKeyJwk"] as? [String: Any]
+                ?? Self.jwk(rsa: group.fields["privateKey"] as! [String: Any])
             jwk.removeValue(forKey: "alg")
             let pkey: OpenSSLPrivateKey?
             do {
@@ -139,7 +150,9 @@ final class WycheproofJWEPrimitiveTests: XCTestCase {
             return { v in
                 guard let pkey else { return .rejected("key refused") }
                 let out = self.bytes(v, "ct").withUnsafeBytes { c in
-                    self.bytes(v, "label").withUnsafeBytes { l in RSAOAEP.decrypt(pkey, hash: hash, ciphertext: c, label: l) }
+                    self.bytes(v, "label").withUnsafeBytes { l in
+                        RSAOAEP.decrypt(pkey, hash: hash, ciphertext: c, label: l)
+                    }
                 }
                 guard let out else { return .rejected("decryption refused") }
                 return out.withBytes { Array($0) } == self.bytes(v, "msg") ? .accepted : .rejected("other plaintext")
@@ -221,6 +234,7 @@ final class WycheproofJWEPrimitiveTests: XCTestCase {
         guard case .x25519(let pkey) = alice.material else { return XCTFail("not X25519") }
         let z = try XCTUnwrap(ECDH.sharedSecret(pkey, peer: bob))
         XCTAssertEqual(
-            z.withBytes { Array($0) }, Wycheproof.hex("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"))
+            z.withBytes { Array($0) },
+            Wycheproof.hex("4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"))
     }
 }

@@ -16,7 +16,9 @@ final class WycheproofJWETests: XCTestCase {
             divergences: [
                 WycheproofDivergence(
                     [100, 101, 102, 103, 104, 105, 112, 128], wycheproofSays: .valid, kernelAccepts: false,
-                    why: "RSA1_5 (PKCS #1 v1.5 key transport) is refused: keys declaring it never load, tokens using it never decrypt"),
+                    why:
+                        "RSA1_5 (PKCS #1 v1.5 key transport) is refused: keys declaring it never load, tokens using it never decrypt"
+                ),
                 WycheproofDivergence(
                     [135], wycheproofSays: .valid, kernelAccepts: false,
                     why: "zip (compressed plaintext) is refused: decompression bombs"),
@@ -30,7 +32,9 @@ final class WycheproofJWETests: XCTestCase {
             }
             return { v in
                 guard let keys else { return .rejected("key refused") }
-                guard let token = v.fields["jwe"] as? String else { return .rejected("JSON serialization: compact only") }
+                guard let token = v.fields["jwe"] as? String else {
+                    return .rejected("JSON serialization: compact only")
+                }
                 do {
                     let jwe = try JWEDecryptor(keys: keys).decrypt(token)
                     return jwe.plaintext == v.hex("pt") ? .accepted : .rejected("decrypted to other bytes")
