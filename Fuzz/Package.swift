@@ -11,15 +11,17 @@ import PackageDescription
 let harnesses = [
     "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
     "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
-    "FuzzCABI", "FuzzRemoteResponse",
+    "FuzzCABI", "FuzzRemoteResponse", "FuzzDecrypt",
 ]
-let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
+let verifyHarnesses: Set<String> = [
+    "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
+]
 
 let package = Package(
     name: "jwt-kernel-fuzz",
     products: (harnesses + ["StressVerify"]).map { .executable(name: $0, targets: [$0]) },
     dependencies: [
-        .package(name: "jwt-kernel", path: ".."),
+        .package(name: "jwt-kernel", path: "..")
     ],
     targets: [
         // The harnesses' own OpenSSL use (signing fuzzed claims, the stress's tokens); the

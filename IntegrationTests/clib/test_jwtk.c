@@ -99,6 +99,7 @@ static const struct status_row statuses[] = {
     {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},
     {JWTK_KEYS_UNAVAILABLE, "keys_unavailable", 503, 0},
     {JWTK_CLAIM_REQUIREMENT_FAILED, "claim_requirement_failed", 403, 2},
+    {JWTK_DECRYPTION_FAILED, "decryption_failed", 401, 1},
     {JWTK_MALFORMED_KEY, "malformed_key", 500, 0}, {JWTK_UNSUPPORTED_KEY_TYPE, "unsupported_key_type", 500, 0},
     {JWTK_WEAK_KEY, "weak_key", 500, 0}, {JWTK_COMPROMISED_KEY, "compromised_key", 500, 0},
     {JWTK_WRONG_KEY_USE, "wrong_key_use", 500, 0}, {JWTK_AMBIGUOUS_KID, "ambiguous_kid", 500, 0},
@@ -111,7 +112,7 @@ static const struct status_row statuses[] = {
     {JWTK_E_CONFIG, "bad_config", 500, 0}, {JWTK_E_STRUCT_SIZE, "bad_struct_size", 500, 0},
     {JWTK_E_NO_TOKEN, "no_token", 500, 0}, {JWTK_E_UNAVAILABLE, "not_available", 500, 0},
     {JWTK_E_RANGE, "out_of_range", 500, 0}, {JWTK_E_SYNTAX, "bad_syntax", 500, 0},
-    {21, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
+    {22, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
     {INT32_MAX, "unknown", 500, 0}, {INT32_MIN, "unknown", 500, 0},
 };
 

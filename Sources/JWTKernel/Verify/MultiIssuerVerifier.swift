@@ -197,6 +197,14 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         return routes[r]
     }
 
+    /// The verifier whose policy judges an encrypted-only token's decrypted claims, routed by their `iss` as a
+    /// signed token's payload is (`MultiIssuerVerifier+JWE`).
+    func route(ofClaims payload: UnsafeRawBufferPointer) throws(JWTError) -> JWTVerifier {
+        if let unrouted { return unrouted }
+        let claims = try RegisteredClaims.read(payload, required: [], requiredNames: [])
+        return routes[try route(claims, payload)]
+    }
+
     /// The route of a cached verification by its stored `iss` (the token's own: the whole token matched),
     /// or nil: route it by its payload (an escaped `iss`, or one only a template could match).
     @inline(__always)

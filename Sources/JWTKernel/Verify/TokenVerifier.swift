@@ -14,6 +14,20 @@ public protocol TokenVerifier: AnyObject, Sendable {
         _ token: UnsafeRawBufferPointer, at now: Int64?, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError)
+
+    /// A nested JWT (a JWS inside a JWE): decrypted with `decryptor`, then the inner JWS through
+    /// `verifyLending` (docs/JWE.md).
+    @_spi(Internals)
+    func verifyNestedLending(
+        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError)
+
+    /// An encrypted-only JWT: decrypted with `decryptor`, then the claims step of the pipeline.
+    @_spi(Internals)
+    func verifyEncryptedLending(
+        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, _ body: (DecryptedToken) -> Void
+    ) throws(JWTError)
 }
 
 extension TokenVerifier {

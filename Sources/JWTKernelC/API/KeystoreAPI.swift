@@ -84,6 +84,28 @@ private func loadMany(
     }
 }
 
+@c @implementation
+public func jwtk_keystore_load_decryption_keys(
+    _ ks: OpaquePointer?, _ document: UnsafePointer<CChar>?, _ length: Int, _ ctx: OpaquePointer?
+) -> Int32 {
+    let context: ContextState?
+    switch optionalContext(ctx) {
+    case .success(let c): context = c
+    case .failure(let e): return e.status
+    }
+    context?.clearMessage()
+    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
+    switch InputBytes.required(document, length, limit: InputLimits.keySet) {
+    case .success(let bytes):
+        let outcome = keystore.loadDecryptionKeys(bytes)
+        context?.setMessage(outcome.message)
+        return outcome.status
+    case .failure(let e):
+        context?.setMessage("keys: \(StatusTable.text(e.status))")
+        return e.status
+    }
+}
+
 /// Checks every argument, then parses and publishes (see KeystoreState.load).
 private func loadKeys(
     _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,

@@ -4,7 +4,7 @@ import JWTKernelRemote
 
 /// Parses a verifier's JSON configuration: one `IssuerEntry` (the schema the issuer file shares; jwtk.h
 /// lists the members, docs/C-API.md their grammar) plus the members only a C verifier has,
-/// `"max_token_size"`, `"cache"` and `"batch_threads"`. Every member is checked: an unknown one, a wrong
+/// `"max_token_size"`, `"cache"`, `"batch_threads"` and `"token_type"`. Every member is checked: an unknown one, a wrong
 /// type or an out-of-range value is JWTK_E_CONFIG with a message naming it; nothing is ignored.
 enum VerifierConfig {
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(StatusError) -> VerifierSettings {
@@ -34,6 +34,11 @@ enum VerifierConfig {
             s.maxTokenSize = Int(try ConfigMember.integer(name, value, 1...Int64(InputLimits.maxTokenSize)))
         case "cache": s.cache = try cache(value)
         case "batch_threads": s.batchThreads = Int(try ConfigMember.integer(name, value, 1...1024))
+        case "token_type":
+            guard let type = TokenType(rawValue: try ConfigMember.string(name, value)) else {
+                throw IssuerConfigurationError("\"token_type\": expected \"signed\", \"nested\" or \"encrypted\"")
+            }
+            s.tokenType = type
         default: return false
         }
         return true

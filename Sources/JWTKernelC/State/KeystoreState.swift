@@ -31,6 +31,9 @@ final class KeystoreState: @unchecked Sendable {
     /// Configured secrets by issuer ("channel_secret"), merged into every push load for that issuer.
     private var localSecrets: [String: LocalSecret] = [:]
     private(set) var refresher: KeyRefresher?
+    /// JWE decryption keys (jwtk_keystore_load_decryption_keys), one set for the keystore: decryption is by
+    /// recipient, not by issuer. Never read by verification of signatures.
+    private var decryption: DecryptionKeySet?
 
     struct PushCounters {
         var loads: UInt64 = 0, failures: UInt64 = 0, rejected: UInt64 = 0
@@ -108,6 +111,22 @@ final class KeystoreState: @unchecked Sendable {
         ]
         return LoadOutcome(status: 0, message: parts.compactMap { $0 }.joined(separator: "; "))
     }
+
+    // MARK: Decryption keys
+
+    /// Parses `document` (no lock held) and, if it holds a usable decryption key, publishes it as the
+    /// keystore's decryption key set; otherwise the keys held stay, as for verification keys.
+    func loadDecryptionKeys(_ document: UnsafeRawBufferPointer) -> LoadOutcome {
+        let keys: DecryptionKeySet
+        do { keys = try DecryptionKeySet(document: document) } catch {
+            return LoadOutcome(status: error.code.number, message: "decryption keys refused, old keys kept: \(error)")
+        }
+        mutex.withLock { decryption = keys }
+        return LoadOutcome(status: 0, message: keys.rejected.isEmpty ? "" : "refused: " + Self.describe(keys.rejected))
+    }
+
+    /// The decryption keys held, or nil before any load.
+    var decryptionKeys: DecryptionKeySet? { mutex.withLock { decryption } }
 
     // MARK: Pull mode
 

@@ -34,7 +34,7 @@ public struct IssuerConfigurationFile: Sendable {
 
     private static func entry(_ value: JSONValue) throws(IssuerConfigurationError) -> IssuerEntry {
         let entry = try IssuerEntry(parsing: value) { (name, _) throws(IssuerConfigurationError) in
-            if ["max_token_size", "cache", "batch_threads"].contains(name) {
+            if ["max_token_size", "cache", "batch_threads", "token_type"].contains(name) {
                 throw IssuerConfigurationError(
                     "\"\(name)\": a member of the C library's verifier config, not of an issuer file entry")
             }
