@@ -291,6 +291,29 @@ def part_config_refusals(a, w, keys):
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/missing.json;'))
     check(rc == 1 and "cannot open" in out, "config: a missing key file refused", out.strip()[-200:])
     key_file_places(a, w)
+    time_and_size_syntax(a, w)
+
+
+# nginx's time and size syntax wherever NGINX Plus's syntax says "time" (ngx_parse_time: 90, 90s, 1m, 1m30s,
+# 1h, 1d) and for the module's one size directive (ngx_parse_size: 16384, 16k); plain integers keep working.
+TIME_SYNTAX = [("auth_jwt_leeway", v) for v in ("90", "1m", "1m30s", "0s", "2h")] + \
+    [("auth_jwt_key_cache", v) for v in ("3600", "1h", "30m", "1d", "0")] + \
+    [("jwtk_max_token_size", v) for v in ("16384", "16k", "1m")]
+TIME_REFUSED = [("auth_jwt_leeway", "1x"), ("auth_jwt_leeway", "-5"), ("auth_jwt_key_cache", "soon"),
+                ("jwtk_max_token_size", "16q")]
+
+
+def time_and_size_syntax(a, w):
+    def loc(line):
+        return conf(a, w, f"  server {{ listen 127.0.0.1:{free_port()}; location /p/ {{ auth_jwt \"r\"; "
+                          f"auth_jwt_key_file {w}/keys1.json; {line} return 204; }} }}")
+    for name, v in TIME_SYNTAX:
+        rc, out = nginx_t(w, loc(f"{name} {v};"))
+        check(rc == 0, f"syntax: {name} {v} accepted (nginx time/size)", out.strip()[-300:])
+    for name, v in TIME_REFUSED:
+        rc, out = nginx_t(w, loc(f"{name} {v};"))
+        check(rc == 1 and f'"{name}"' in out and "invalid value" in out, f"syntax: {name} {v} refused",
+              out.strip()[-300:])
 
 
 def key_file_places(a, w):
@@ -364,6 +387,8 @@ def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
         f'    location /mix/ {{ auth_jwt "api"; auth_jwt_key_file {w}/mix_a.json; auth_jwt_key_file {w}/mix_b.json; '
         + PROXY + " }",
         '    location /leeway/ { auth_jwt "api"; auth_jwt_leeway 60s; ' + PROXY + " }",
+        '    location /leeway-m/ { auth_jwt "api"; auth_jwt_leeway 1m; ' + PROXY + " }",
+        '    location /leeway-n/ { auth_jwt "api"; auth_jwt_leeway 90; ' + PROXY + " }",
         '    location /cookie/ { auth_jwt "api" token=$cookie_x; ' + PROXY + " }",
         '    location /arg/ { auth_jwt "api" token=$arg_x; ' + PROXY + " }",
         '    location /req1/ { auth_jwt "api"; auth_jwt_require $jwt_claim_admin; ' + PROXY + " }",
@@ -471,6 +496,11 @@ def behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500):
     expect(ngx, "leeway: exp 30 s ago -> 200 with auth_jwt_leeway 60s", "/leeway/a", 200, tok(rs1, exp=NOW - 30))
     expect(ngx, "leeway: exp 120 s ago -> 401 with leeway 60s", "/leeway/a", 401, tok(rs1, exp=NOW - 120))
     expect(ngx, "leeway: nbf 30 s ahead -> 200 with leeway 60s", "/leeway/a", 200, tok(rs1, nbf=NOW + 30))
+    expect(ngx, "leeway: exp 30 s ago -> 200 with auth_jwt_leeway 1m", "/leeway-m/a", 200, tok(rs1, exp=NOW - 30))
+    expect(ngx, "leeway: exp 120 s ago -> 401 with auth_jwt_leeway 1m", "/leeway-m/a", 401, tok(rs1, exp=NOW - 120))
+    expect(ngx, "leeway: exp 75 s ago -> 200 with auth_jwt_leeway 90 (plain seconds)", "/leeway-n/a", 200,
+           tok(rs1, exp=NOW - 75))
+    expect(ngx, "leeway: exp 120 s ago -> 401 with auth_jwt_leeway 90", "/leeway-n/a", 401, tok(rs1, exp=NOW - 120))
 
     # token=
     expect(ngx, "token=$cookie_x: valid cookie -> 200", "/cookie/a", 200, headers={"Cookie": f"y=1; x={good}"})
