@@ -365,7 +365,7 @@ def key_file_places(a, w):
 # Part 1b: behaviour
 
 
-def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
+def surface_conf(a, w, p1, p2, p3, bport, jwks_ok, jwks_500):
     return conf(a, w, "\n".join([
         backend(bport),
         f"  auth_jwt_key_file {w}/keys1.json;",
@@ -428,6 +428,21 @@ def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
         "    location /off/ { auth_jwt off; " + PROXY + " }",
         '    location /lmt/ { limit_except GET { auth_jwt "write"; } ' + PROXY + " }",
         '    location /lmt-off/ { limit_except GET { auth_jwt off; } ' + PROXY + " }",
+        "  }",
+        # Inheritance as NGINX Plus documents it: auth_jwt at the server level, key files only in the
+        # locations (the server level itself has none: a request matching no location is refused, 500);
+        # key files at two levels (the inner replaces the outer); auth_jwt_key_cache set below the level
+        # of the key request it governs; directives inside limit_except.
+        f'  server {{ listen 127.0.0.1:{p3}; auth_jwt "s3";',
+        "    location = /__up { auth_jwt off; return 204; }",
+        f"    location /k1/ {{ auth_jwt_key_file {w}/keys1.json; " + PROXY + " }",
+        f"    location /k2/ {{ auth_jwt_key_file {w}/keys2.json; " + PROXY,
+        f"      location /k2/inner/ {{ auth_jwt_key_file {w}/keys1.json; " + PROXY + " } }",
+        "    location /kc/ { auth_jwt_key_request /_jwks_ok3; auth_jwt_key_cache 1h; " + PROXY + " }",
+        f"    location = /_jwks_ok3 {{ internal; proxy_pass http://127.0.0.1:{jwks_ok}/jwks3; }}",
+        f"    location /lx/ {{ auth_jwt_key_file {w}/keys1.json; limit_except GET {{ auth_jwt \"w3\"; "
+        f"auth_jwt_key_file {w}/keys2.json; auth_jwt_require $jwt_claim_admin error=403; auth_jwt_type signed; }} "
+        + PROXY + " }",
         "  }"]))
 
 
@@ -440,17 +455,78 @@ def part_behaviour(a, w, keys):
             f.write(body)
     ok_srv, srv500 = JWKS(jwks(keys.rs1)), JWKS(jwks(keys.rs1))
     srv500.mode = "500"
-    p1, p2, bport = free_port(), free_port(), free_port()
-    ngx = Ngx(w, surface_conf(a, w, p1, p2, bport, ok_srv.port, srv500.port), p1)
+    p1, p2, p3, bport = free_port(), free_port(), free_port(), free_port()
+    ngx = Ngx(w, surface_conf(a, w, p1, p2, p3, bport, ok_srv.port, srv500.port), p1)
     n2 = Ngx.__new__(Ngx)
     n2.w, n2.port = w, p2
+    n3 = Ngx.__new__(Ngx)
+    n3.w, n3.port = w, p3
     try:
         behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500)
+        inheritance_checks(keys, ngx, n3, ok_srv)
     finally:
         check(ngx.stop() == 0, "surface: nginx exits 0 on QUIT")
         check(not ngx.bad_lines(), "surface: no worker crash, no alert/crit line", "\n".join(ngx.bad_lines())[:800])
         ok_srv.server.shutdown()
         srv500.server.shutdown()
+
+
+def unkeyed_server(a, w, keys):
+    """auth_jwt at the server level with key files only in its locations (NGINX Plus accepts it): the
+    server level has no verifier, and a request no location takes is refused (500, fail closed), also in a
+    server with no location at all."""
+    os.makedirs(f"{w}/unkeyed", exist_ok=True)
+    w = f"{w}/unkeyed"
+    prep(w)
+    with open(f"{w}/keys1.json", "w") as f:
+        f.write(jwks(keys.rs1))
+    p, q, bport = free_port(), free_port(), free_port()
+    text = conf(a, w, "\n".join([
+        backend(bport),
+        f'  server {{ listen 127.0.0.1:{p}; auth_jwt "s";',
+        "    location = /__up { auth_jwt off; return 204; }",
+        f"    location /a/ {{ auth_jwt_key_file {w}/keys1.json; " + PROXY + " } }",
+        f'  server {{ listen 127.0.0.1:{q}; auth_jwt "bare"; }}']))
+    rc, out = nginx_t(w, text)
+    check(rc == 0, "inherit: server auth_jwt with key files only in locations: nginx -t accepts", out.strip()[-300:])
+    ngx = Ngx(w, text, p)
+    n2 = Ngx.__new__(Ngx)
+    n2.w, n2.port = w, q
+    try:
+        expect(ngx, "inherit: server auth_jwt, key file in the location -> 200", "/a/x", 200, tok(keys.rs1))
+        m = ngx.mark()
+        expect(ngx, "inherit: no key source at the level that answers (no location took it) -> 500", "/b/x", 500,
+               tok(keys.rs1))
+        check("without a key source" in ngx.since(m), "inherit: that 500 has an error log line naming the cause",
+              ngx.since(m)[-300:])
+        expect(n2, "inherit: a server with auth_jwt, no key source and no location -> 500", "/x", 500, tok(keys.rs1))
+    finally:
+        check(ngx.stop() == 0 and not ngx.bad_lines(), "inherit: unkeyed server: clean exit")
+
+
+def inheritance_checks(keys, ngx, n3, ok_srv):
+    rs1, es1 = keys.rs1, keys.es1
+    expect(n3, "inherit: server auth_jwt, key file in the location -> 200", "/k1/a", 200, tok(rs1))
+    expect(n3, "inherit: server auth_jwt, the location's key file decides -> 401", "/k1/a", 401, tok(es1))
+    expect(n3, "inherit: server auth_jwt, the http level's key file at the server level", "/nowhere", 401,
+           tok(es1))
+    expect(n3, "key files at two levels: the outer level's key -> 200", "/k2/a", 200, tok(es1))
+    expect(n3, "key files at two levels: the inner replaces the outer (outer's key) -> 401", "/k2/inner/a", 401,
+           tok(es1))
+    expect(n3, "key files at two levels: the inner level's own key -> 200", "/k2/inner/a", 200, tok(rs1))
+    t0 = time.time()
+    for i in range(4):
+        expect(n3, f"auth_jwt_key_cache below the key request's level ({i})", "/kc/a", 200, tok(rs1))
+    check(len(ok_srv.hits(t0, path="/jwks3")) == 1, "inherit: auth_jwt_key_cache 1h in the location applies to "
+          "the key request it names -> fetched once", str(len(ok_srv.hits(t0, path="/jwks3"))))
+    expect(n3, "limit_except: GET uses the location (key file 1, realm s3)", "/lx/a", 401, tok(es1),
+           'Bearer realm="s3", error="invalid_token"')
+    expect(n3, "limit_except: GET with the location's key -> 200", "/lx/a", 200, tok(rs1))
+    expect(n3, "limit_except: POST uses limit_except's key file -> 200 with its require met", "/lx/a", 200,
+           tok(es1, admin=1), method="POST", body="x")
+    expect(n3, "limit_except: POST, limit_except's require -> 403", "/lx/a", 403, tok(es1), method="POST", body="x")
+    expect(n3, "limit_except: POST with the location's key -> 401 realm w3", "/lx/a", 401, tok(rs1, admin=1),
+           'Bearer realm="w3", error="invalid_token"', method="POST", body="x")
 
 
 def expect(ngx, name, path, status, tok_=None, www=None, **kw):
@@ -1277,6 +1353,7 @@ def main():
     for part, fn in (("surface", lambda: (part_contexts(a, f"{a.work}/contexts", keys),
                                           part_config_refusals(a, f"{a.work}/refusals", keys),
                                           part_behaviour(a, f"{a.work}/surface", keys),
+                                          unkeyed_server(a, f"{a.work}/surface", keys),
                                           part_guide(a, f"{a.work}/guide", keys),
                                           part_key_sources(a, f"{a.work}/sources", keys))),
                      ("hostile", lambda: part_hostile(a, f"{a.work}/hostile", keys)),

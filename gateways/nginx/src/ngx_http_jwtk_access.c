@@ -137,8 +137,17 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
     int                         st;
 
     jcf = ngx_http_get_module_loc_conf(r, ngx_http_jwtk_module);
-    if (!jcf->enabled || jcf->policy == NULL) {
+    if (!jcf->enabled) {
         return NGX_DECLINED;
+    }
+
+    if (jcf->policy == NULL) {
+        /* A server level's auth_jwt whose key sources are all in locations */
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "jwtk: auth_jwt without a key source at the level "
+                      "that answers \"%V\" (no location took it): 500",
+                      &r->uri);
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
     mcf = ngx_http_get_module_main_conf(r, ngx_http_jwtk_module);
 

@@ -264,7 +264,6 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
     cln->handler = ngx_http_jwtk_free_keystore;
     cln->data = keys->keystore;
-    keys->cache = conf->key_cache == NGX_CONF_UNSET ? 0 : conf->key_cache;
     keys->url = conf->key_url;
     clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
     if (clcf->name.len != 0) {
@@ -446,7 +445,9 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r, ngx_http_jwtk_policy_t *policy, 
     n = keys->requests->nelts;
     for (/* void */; ctx->next_request < n; ctx->next_request++) {
         kr = (ngx_http_jwtk_key_request_t *) keys->requests->elts + ctx->next_request;
-        if (!ctx->refetch && kr->fetched != 0 && keys->cache != 0 && now - kr->fetched < keys->cache) {
+        if (!ctx->refetch && kr->fetched != 0 && policy->cache != 0
+            && now - kr->fetched < policy->cache)
+        {
             continue;   /* fresh */
         }
         if (kr->body != NULL && kr->failed != 0 && now - kr->failed < 1) {

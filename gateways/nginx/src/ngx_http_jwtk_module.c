@@ -206,6 +206,8 @@ ngx_http_jwtk_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
 {
     ngx_http_jwtk_loc_conf_t *prev = parent;
     ngx_http_jwtk_loc_conf_t *conf = child;
+    ngx_http_jwtk_main_conf_t *mcf;
+    ngx_http_core_loc_conf_t  *clcf;
     char                     *rv;
 
     if (conf->enabled == NGX_CONF_UNSET) {
@@ -252,6 +254,20 @@ ngx_http_jwtk_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     if (!conf->enabled) {
         return NGX_CONF_OK;
     }
+
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+
+    if (conf->keys == NULL && conf->provider == NULL && clcf->name.len == 0) {
+        /*
+         * auth_jwt at the server level, its key sources in the locations
+         * (as NGINX Plus allows): no verifier here; a request that no
+         * location takes is refused with 500 (the access handler).
+         */
+        mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_jwtk_module);
+        mcf->unkeyed = 1;
+        return NGX_CONF_OK;
+    }
+
     return ngx_http_jwtk_build_policy(cf, conf);
 }
 
@@ -269,7 +285,7 @@ ngx_http_jwtk_postconfiguration(ngx_conf_t *cf)
     if (ngx_http_jwtk_collect_values(cf, mcf) != NGX_OK) {
         return NGX_ERROR;
     }
-    if (mcf->policies.nelts == 0) {
+    if (mcf->policies.nelts == 0 && !mcf->unkeyed) {
         return NGX_OK;
     }
     if (ngx_http_jwtk_status_init_zone(cf, mcf) != NGX_OK) {

@@ -74,7 +74,6 @@ typedef struct {
     jwtk_keystore *keystore;
     ngx_array_t   *files;       /* ngx_str_t: contents read at configuration */
     ngx_array_t   *requests;    /* ngx_http_jwtk_key_request_t */
-    time_t         cache;       /* auth_jwt_key_cache */
     time_t         kid_refetch; /* this worker's last refetch for an unknown kid */
     ngx_str_t      url;         /* jwtk_key_url (pull mode) */
     ngx_uint_t     pull;        /* fetched by libjwtk's refresher (jwtk_key_url, a provider's URL) */
@@ -88,6 +87,7 @@ typedef struct {
 typedef struct {
     jwtk_verifier        *verifier;
     ngx_http_jwtk_keys_t *keys;
+    time_t                cache;          /* this location's auth_jwt_key_cache */
     ngx_str_t             label;
     ngx_uint_t            stats_slot;
     jwtk_stats            last;
@@ -132,6 +132,7 @@ typedef struct {
     ngx_array_t      keysets;     /* ngx_http_jwtk_keys_t *: every keystore built */
     ngx_shm_zone_t  *zone;        /* the counters (ngx_http_jwtk_status.c) */
     ngx_event_t      publish;     /* the worker's timer that publishes its counters */
+    unsigned         unkeyed:1;   /* a server level with auth_jwt and no key source */
 } ngx_http_jwtk_main_conf_t;
 
 /* Per request. */

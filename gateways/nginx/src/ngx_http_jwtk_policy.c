@@ -309,6 +309,7 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
         ngx_str_set(&policy->label, "server");
     }
     policy->keys = conf->keys;
+    policy->cache = conf->key_cache;
     if (conf->keys->first == NULL) {
         conf->keys->first = policy->verifier;
     }
