@@ -504,6 +504,126 @@ def unkeyed_server(a, w, keys):
         check(ngx.stop() == 0 and not ngx.bad_lines(), "inherit: unkeyed server: clean exit")
 
 
+def part_variable_keys(a, w, keys):
+    """auth_jwt_key_file and auth_jwt_key_request with variables (NGINX Plus: "The file name can contain
+    variables", "The URI can contain variables"): resolved per request, a key set per resolved name cached per
+    location (auth_jwt_key_cache honoured; a file's change of mtime or size reloads it), a document parsed
+    once per distinct content, a missing file or failing subrequest 500, the cache bounded (jwtk_key_sets,
+    least recently used out, counted)."""
+    os.makedirs(w, exist_ok=True)
+    prep(w)
+    ka, kb, kd, ka2 = ec_key("ta"), ec_key("tb"), ec_key("td"), rsa_key("ta2")
+    for name, k in (("tenant_a", ka), ("tenant_b", kb), ("tenant_d", kd)):
+        with open(f"{w}/{name}.json", "w") as f:
+            f.write(jwks(k))
+    with open(f"{w}/keys1.json", "w") as f:
+        f.write(jwks(keys.rs1))
+    sa, sb = JWKS(jwks(ka)), JWKS(jwks(kb))
+    port, bport = free_port(), free_port()
+    text = conf(a, w, "\n".join([
+        backend(bport),
+        f"  map $http_x_tenant $tenant_file {{ a {w}/tenant_a.json; b {w}/tenant_b.json; "
+        f"c {w}/tenant_c.json; default \"\"; }}",
+        f"  server {{ listen 127.0.0.1:{port};",
+        "    location = /__up { return 204; }",
+        f'    location /vf/ {{ auth_jwt "api"; auth_jwt_key_file $tenant_file; error_log {w}/vf.log debug; '
+        + PROXY + " }",
+        f'    location /vfc/ {{ auth_jwt "api"; auth_jwt_key_file $tenant_file; auth_jwt_key_cache 1h; ' + PROXY + " }",
+        f'    location /vfcap/ {{ auth_jwt "api"; auth_jwt_key_file {w}/tenant_$arg_t.json; jwtk_key_sets 2; '
+        + PROXY + " }",
+        f'    location /vmix/ {{ auth_jwt "api"; auth_jwt_key_file {w}/keys1.json; auth_jwt_key_file $tenant_file; '
+        + PROXY + " }",
+        '    location /vr/ { auth_jwt "api"; auth_jwt_key_request /_jwks/$arg_t; ' + PROXY + " }",
+        '    location /vrc/ { auth_jwt "api"; auth_jwt_key_request /_jwks/$arg_t?c=1; auth_jwt_key_cache 1h; '
+        + PROXY + " }",
+        f"    location = /_jwks/a {{ internal; proxy_pass http://127.0.0.1:{sa.port}/jwks-a$is_args$args; }}",
+        f"    location = /_jwks/b {{ internal; proxy_pass http://127.0.0.1:{sb.port}/jwks-b$is_args$args; }}",
+        "    location = /status { jwtk_status; }",
+        "  }"]))
+    rc, out = nginx_t(w, text)
+    check(rc == 0, "variable keys: nginx -t accepts auth_jwt_key_file $file and auth_jwt_key_request /uri/$var",
+          out.strip()[-300:])
+    ngx = Ngx(w, text, port)
+    try:
+        ta, tb = {"X-Tenant": "a"}, {"X-Tenant": "b"}
+        expect(ngx, "variable key file: tenant a's key for tenant a -> 200", "/vf/x", 200, tok(ka), headers=ta)
+        expect(ngx, "variable key file: tenant b's file does not hold a's key -> 401", "/vf/x", 401, tok(ka),
+               headers=tb)
+        expect(ngx, "variable key file: tenant b's key for tenant b -> 200", "/vf/x", 200, tok(kb), headers=tb)
+        for i in range(5):
+            ngx.get("/vf/x", tok(ka, sub=f"u{i}"), headers=ta)
+        vf = open(f"{w}/vf.log").read()
+        reads_a = vf.count(f'jwtk: key file "{w}/tenant_a.json" read')
+        check(reads_a == 1, "variable key file: read and parsed once for 6 requests (unchanged mtime and size)",
+              f"{reads_a} reads")
+        m = ngx.mark()
+        expect(ngx, "variable key file: a file that does not exist -> 500", "/vf/x", 500, tok(ka),
+               headers={"X-Tenant": "c"})
+        vf = open(f"{w}/vf.log").read()   # the location's own error_log
+        check("tenant_c.json" in vf and "cannot open" in vf,
+              "variable key file: the 500 has a log line naming the file", vf[-300:])
+        expect(ngx, "variable key file: a name resolving to nothing -> 500", "/vf/x", 500, tok(ka))
+        expect(ngx, "variable key file: no token is still 401", "/vf/x", 401, headers=ta)
+        # Cached for 1 h: a change is not seen there; without a key cache it is.
+        expect(ngx, "variable key file + key cache: tenant a -> 200", "/vfc/x", 200, tok(ka), headers=ta)
+        with open(f"{w}/tenant_a.json.tmp", "w") as f:
+            f.write(jwks(ka2))
+        os.replace(f"{w}/tenant_a.json.tmp", f"{w}/tenant_a.json")
+        expect(ngx, "variable key file: a changed file is reloaded (new key -> 200)", "/vf/x", 200, tok(ka2),
+               headers=ta)
+        expect(ngx, "variable key file: a changed file is reloaded (old key -> 401)", "/vf/x", 401, tok(ka),
+               headers=ta)
+        expect(ngx, "variable key file + auth_jwt_key_cache 1h: the cached set serves (old key -> 200)", "/vfc/x",
+               200, tok(ka), headers=ta)
+        expect(ngx, "variable key file + auth_jwt_key_cache 1h: the new key not yet -> 401", "/vfc/x", 401,
+               tok(ka2), headers=ta)
+        with open(f"{w}/tenant_a.json", "w") as f:
+            f.write(jwks(ka))
+        # Fixed and variable key files together.
+        expect(ngx, "fixed + variable key files: the fixed file's key -> 200", "/vmix/x", 200, tok(keys.rs1),
+               headers=tb)
+        expect(ngx, "fixed + variable key files: the variable file's key -> 200", "/vmix/x", 200, tok(kb),
+               headers=tb)
+        expect(ngx, "fixed + variable key files: another tenant's key -> 401", "/vmix/x", 401, tok(kd), headers=tb)
+        # Key subrequests with variables.
+        t0 = time.time()
+        expect(ngx, "variable key request: tenant a -> 200", "/vr/x?t=a", 200, tok(ka))
+        expect(ngx, "variable key request: tenant b -> 200", "/vr/x?t=b", 200, tok(kb))
+        expect(ngx, "variable key request: tenant b again -> 200", "/vr/x?t=b", 200, tok(kb, sub="again"))
+        check(len(sa.hits(t0, path="/jwks-a")) == 1 and len(sb.hits(t0, path="/jwks-b")) == 2,
+              "variable key request: without a key cache every request asks its own URI (Plus's default)",
+              f"a {len(sa.hits(t0))} b {len(sb.hits(t0))}")
+        expect(ngx, "variable key request: a's key at b's URI -> 401", "/vr/x?t=b", 401, tok(ka))
+        m = ngx.mark()
+        expect(ngx, "variable key request: a URI with no location (404) -> 500", "/vr/x?t=zz", 500, tok(ka))
+        check("auth_jwt_key_request" in ngx.since(m), "variable key request: the 500 has a log line",
+              ngx.since(m)[-300:])
+        t0 = time.time()
+        for i in range(4):
+            expect(ngx, f"variable key request + key cache 1h: tenant a ({i})", "/vrc/x?t=a", 200, tok(ka))
+            expect(ngx, f"variable key request + key cache 1h: tenant b ({i})", "/vrc/x?t=b", 200, tok(kb))
+        check(len(sa.hits(t0, path="/jwks-a?c=1")) == 1 and len(sb.hits(t0, path="/jwks-b?c=1")) == 1,
+              "variable key request + auth_jwt_key_cache 1h: each URI asked once (arguments passed)",
+              f"a {[h[1] for h in sa.hits(t0)]} b {[h[1] for h in sb.hits(t0)]}")
+        # The bound: jwtk_key_sets 2, three tenants in turn.
+        for t, k in (("a", ka), ("b", kb), ("d", kd), ("a", ka), ("d", kd)):
+            expect(ngx, f"key set cache of 2: tenant {t} -> 200", f"/vfcap/x?t={t}", 200, tok(k))
+        st, _, body = ngx.get("/status")
+        try:
+            ev = json.loads(body)["locations"]["/vfcap/"]["key_set_evictions"]
+        except (ValueError, KeyError, TypeError):
+            ev = None
+        check(ev == 2, "key set cache of 2: the least recently used set left twice, counted in jwtk_status", body[:600])
+        st, _, body = ngx.get("/status?format=prometheus")
+        check('jwtk_key_set_evictions_total{location="/vfcap/"} 2' in body,
+              "key set cache: evictions in the Prometheus text", body[:300])
+    finally:
+        check(ngx.stop() == 0 and not ngx.bad_lines(), "variable keys: clean exit, no crash",
+              "\n".join(ngx.bad_lines())[:600])
+        sa.server.shutdown()
+        sb.server.shutdown()
+
+
 def inheritance_checks(keys, ngx, n3, ok_srv):
     rs1, es1 = keys.rs1, keys.es1
     expect(n3, "inherit: server auth_jwt, key file in the location -> 200", "/k1/a", 200, tok(rs1))
@@ -1157,6 +1277,8 @@ def part_valgrind(a, w, keys):
     rs1 = keys.rs1
     with open(f"{w}/keys1.json", "w") as f:
         f.write(jwks(rs1, keys.es1))
+    with open(f"{w}/keys2.json", "w") as f:
+        f.write(jwks(keys.es1))
     srv = JWKS(jwks(rs1))
     port, bport = free_port(), free_port()
     text = conf(a, w, "\n".join([
@@ -1171,6 +1293,8 @@ def part_valgrind(a, w, keys):
         "auth_jwt_require $jwt_claim_sub; " + PROXY + " }",
         '    location /kr/ { auth_jwt "api"; auth_jwt_key_request /_k; ' + PROXY + " }",
         f"    location = /_k {{ internal; proxy_pass http://127.0.0.1:{srv.port}/jwks; }}",
+        f'    location /vk/ {{ auth_jwt "api"; auth_jwt_key_file {w}/$arg_f.json; jwtk_key_sets 1; '
+        "auth_jwt_key_request /_k?$arg_f; " + PROXY + " }",
         "    location = /status { jwtk_status; }",
         "  }"]), master=False)
     vlog = f"{w}/valgrind.log"
@@ -1193,6 +1317,10 @@ def part_valgrind(a, w, keys):
         expect(ngx, "valgrind: key subrequest, changed document", "/kr/a", 200, tok(keys.es1), timeout=60)
         srv.mode = "500"
         expect(ngx, "valgrind: key subrequest failing, held keys", "/kr/a", 200, tok(rs1), timeout=60)
+        srv.mode = "ok"
+        expect(ngx, "valgrind: variable key file and request (a key set)", "/vk/a?f=keys1", 200, tok(rs1), timeout=60)
+        expect(ngx, "valgrind: another key set (the first evicted)", "/vk/a?f=keys2", 200, tok(keys.es1), timeout=60)
+        expect(ngx, "valgrind: a missing variable key file -> 500", "/vk/a?f=none", 500, tok(rs1), timeout=60)
         expect(ngx, "valgrind: status JSON", "/status", 200, timeout=60)
         expect(ngx, "valgrind: status Prometheus", "/status?format=prometheus", 200, timeout=60)
     finally:
@@ -1354,6 +1482,7 @@ def main():
                                           part_config_refusals(a, f"{a.work}/refusals", keys),
                                           part_behaviour(a, f"{a.work}/surface", keys),
                                           unkeyed_server(a, f"{a.work}/surface", keys),
+                                          part_variable_keys(a, f"{a.work}/varkeys", keys),
                                           part_guide(a, f"{a.work}/guide", keys),
                                           part_key_sources(a, f"{a.work}/sources", keys))),
                      ("hostile", lambda: part_hostile(a, f"{a.work}/hostile", keys)),

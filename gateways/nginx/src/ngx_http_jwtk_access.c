@@ -73,6 +73,15 @@ ngx_http_jwtk_deny(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
 }
 
 
+/* The verifier for this request: its key set's (key sources with
+ * variables), or the location's. */
+static jwtk_verifier *
+ngx_http_jwtk_verifier(ngx_http_jwtk_loc_conf_t *jcf, ngx_http_jwtk_ctx_t *ctx)
+{
+    return ctx->set != NULL ? ctx->set->verifier : jcf->policy->verifier;
+}
+
+
 /* The Authorization header's bearer token: libjwtk's one grammar. */
 static ngx_int_t
 ngx_http_jwtk_bearer(ngx_table_elt_t *h, ngx_str_t *token)
@@ -199,8 +208,11 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
     if (jctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-    st = jwtk_verify(jcf->policy->verifier, jctx, (const char *) token.data, token.len, 0, NULL);
-    if (st == JWTK_UNKNOWN_KID && !ctx->refetch && ngx_http_jwtk_refetch_for_kid(jcf->policy->keys)) {
+    st = jwtk_verify(ngx_http_jwtk_verifier(jcf, ctx), jctx,
+                     (const char *) token.data, token.len, 0, NULL);
+    if (st == JWTK_UNKNOWN_KID && !ctx->refetch
+        && ngx_http_jwtk_refetch_for_kid(jcf->policy, ctx))
+    {
         /* The subrequests run, then this handler again from the top, verifying with what they brought. */
         ctx->refetch = 1;
         ctx->next_request = 0;
@@ -209,7 +221,8 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
             return NGX_AGAIN;
         }
         if (rc == NGX_OK) {
-            st = jwtk_verify(jcf->policy->verifier, jctx, (const char *) token.data, token.len, 0, NULL);
+            st = jwtk_verify(ngx_http_jwtk_verifier(jcf, ctx), jctx,
+                             (const char *) token.data, token.len, 0, NULL);
         }
     }
     ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,

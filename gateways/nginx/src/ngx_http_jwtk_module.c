@@ -27,6 +27,11 @@ static ngx_conf_enum_t ngx_http_jwtk_types[] = {
 
 static char *ngx_http_jwtk_type(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 
+/* jwtk_key_sets: key sets cached per location (key sources with variables) */
+static ngx_conf_num_bounds_t ngx_http_jwtk_key_sets_bounds = {
+    ngx_conf_check_num_bounds, 1, 4096
+};
+
 #define JWTK_LOC (NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF)
 #define JWTK_LMT (JWTK_LOC | NGX_HTTP_LMT_CONF)
 
@@ -35,9 +40,9 @@ static ngx_command_t ngx_http_jwtk_commands[] = {
     /* NGINX Plus's nine directives. */
     { ngx_string("auth_jwt"), JWTK_LMT | NGX_CONF_TAKE12, ngx_http_jwtk_auth_jwt,
       NGX_HTTP_LOC_CONF_OFFSET, 0, NULL },
-    { ngx_string("auth_jwt_key_file"), JWTK_LMT | NGX_CONF_TAKE1, ngx_http_jwtk_key_file,
-      NGX_HTTP_LOC_CONF_OFFSET, 0, NULL },
-    { ngx_string("auth_jwt_key_request"), JWTK_LMT | NGX_CONF_TAKE1, ngx_conf_set_str_array_slot,
+    { ngx_string("auth_jwt_key_file"), JWTK_LMT | NGX_CONF_TAKE1, ngx_http_jwtk_key_source,
+      NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, key_files), NULL },
+    { ngx_string("auth_jwt_key_request"), JWTK_LMT | NGX_CONF_TAKE1, ngx_http_jwtk_key_source,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, key_requests), NULL },
     { ngx_string("auth_jwt_key_cache"), JWTK_LOC | NGX_CONF_TAKE1, ngx_conf_set_sec_slot,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, key_cache), NULL },
@@ -79,6 +84,8 @@ static ngx_command_t ngx_http_jwtk_commands[] = {
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, require_exp), NULL },
     { ngx_string("jwtk_cache"), JWTK_LOC | NGX_CONF_FLAG, ngx_conf_set_flag_slot,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, cache), NULL },
+    { ngx_string("jwtk_key_sets"), JWTK_LOC | NGX_CONF_TAKE1, ngx_conf_set_num_slot,
+      NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, key_sets), &ngx_http_jwtk_key_sets_bounds },
     { ngx_string("jwtk_max_token_size"), JWTK_LOC | NGX_CONF_TAKE1, ngx_conf_set_size_slot,
       NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_jwtk_loc_conf_t, max_token_size), NULL },
     { ngx_string("jwtk_status"), NGX_HTTP_LOC_CONF | NGX_CONF_NOARGS, ngx_http_jwtk_status,
@@ -114,9 +121,11 @@ ngx_module_t ngx_http_jwtk_module = {
 };
 
 
-/* The worker's one jwtk_ctx (workers are single-threaded; results are copied into the request pool
- * before the handler returns, so the next request may reuse it). Also used at configuration time, for
- * error messages. */
+/*
+ * The worker's one jwtk_ctx (workers are single-threaded; results are copied
+ * into the request pool before the handler returns, so the next request may
+ * reuse it). Configuration has its own (ngx_http_jwtk_conf_ctx).
+ */
 static jwtk_ctx *ngx_http_jwtk_ctx;
 
 jwtk_ctx *
@@ -126,6 +135,45 @@ ngx_http_jwtk_worker_ctx(void)
         ngx_http_jwtk_ctx = NULL;
     }
     return ngx_http_jwtk_ctx;
+}
+
+
+static void
+ngx_http_jwtk_free_ctx(void *data)
+{
+    jwtk_ctx_free(data);
+}
+
+
+/* libjwtk's messages at configuration time: a jwtk_ctx of the
+ * configuration's cycle. */
+jwtk_ctx *
+ngx_http_jwtk_conf_ctx(ngx_conf_t *cf)
+{
+    ngx_http_jwtk_main_conf_t  *mcf;
+    ngx_pool_cleanup_t         *cln;
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_jwtk_module);
+    if (mcf->conf_ctx != NULL) {
+        return mcf->conf_ctx;
+    }
+
+    cln = ngx_pool_cleanup_add(cf->pool, 0);
+    if (cln == NULL) {
+        return NULL;
+    }
+
+    if (jwtk_ctx_new(&mcf->conf_ctx) != JWTK_OK) {
+        mcf->conf_ctx = NULL;
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "jwtk: no memory for a jwtk_ctx");
+        return NULL;
+    }
+
+    cln->handler = ngx_http_jwtk_free_ctx;
+    cln->data = mcf->conf_ctx;
+
+    return mcf->conf_ctx;
 }
 
 
@@ -177,6 +225,7 @@ ngx_http_jwtk_create_loc_conf(ngx_conf_t *cf)
     conf->key_requests = NGX_CONF_UNSET_PTR;
     conf->key_url_args = NGX_CONF_UNSET_PTR;
     conf->key_cache = NGX_CONF_UNSET;
+    conf->key_sets = NGX_CONF_UNSET_UINT;
     conf->leeway = NGX_CONF_UNSET;
     conf->requires = NGX_CONF_UNSET_PTR;
     conf->provider = NGX_CONF_UNSET_PTR;
@@ -218,6 +267,8 @@ ngx_http_jwtk_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     }
     ngx_conf_merge_uint_value(conf->type, prev->type, NGX_HTTP_JWTK_TYPE_SIGNED);
     ngx_conf_merge_sec_value(conf->key_cache, prev->key_cache, 0);
+    ngx_conf_merge_uint_value(conf->key_sets, prev->key_sets,
+                              NGX_HTTP_JWTK_KEY_SETS);
     ngx_conf_merge_sec_value(conf->leeway, prev->leeway, 0);
     ngx_conf_merge_ptr_value(conf->requires, prev->requires, NULL);
     ngx_conf_merge_ptr_value(conf->provider, prev->provider, NULL);
@@ -293,8 +344,8 @@ ngx_http_jwtk_postconfiguration(ngx_conf_t *cf)
     }
     keys = mcf->keysets.elts;
     for (i = 0; i < mcf->keysets.nelts; i++) {
-        if (keys[i]->requests != NULL) {
-            ngx_http_jwtk_init_capture();   /* only with key subrequests: no filter cost otherwise */
+        if (keys[i]->subrequests) {
+            ngx_http_jwtk_init_capture();
             break;
         }
     }

@@ -191,7 +191,7 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_core_loc_conf_t   *clcf;
     ngx_http_jwtk_policy_t     *policy, **slot;
     ngx_pool_cleanup_t         *cln;
-    ngx_str_t                  *w;
+    ngx_str_t                  *w, json;
     ngx_uint_t                  i;
     jwtk_ctx                   *ctx;
     int                         st;
@@ -288,7 +288,7 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
     policy = ngx_pcalloc(cf->pool, sizeof(ngx_http_jwtk_policy_t));
     cln = ngx_pool_cleanup_add(cf->pool, 0);
-    ctx = ngx_http_jwtk_worker_ctx();
+    ctx = ngx_http_jwtk_conf_ctx(cf);
     if (policy == NULL || cln == NULL || ctx == NULL) {
         return NGX_CONF_ERROR;
     }
@@ -310,6 +310,12 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
     policy->keys = conf->keys;
     policy->cache = conf->key_cache;
+
+    json.data = j.data;
+    json.len = j.len;
+    if (ngx_http_jwtk_init_sets(cf, policy, &json, conf->key_sets) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
     if (conf->keys->first == NULL) {
         conf->keys->first = policy->verifier;
     }

@@ -21,7 +21,7 @@
 /* Counter indexes of an entry. */
 enum {
     C_ALLOWED, C_DENIED, C_CACHE_HIT, C_CACHE_MISS,
-    C_MISSING, C_REQUIRE, C_KEY_SOURCE,                               /* the module's own */
+    C_MISSING, C_REQUIRE, C_KEY_SOURCE, C_EVICTED,                    /* the module's own */
     C_LOADS, C_LOAD_FAILURES, C_FETCHES, C_FETCH_FAILURES, C_KID_REFRESHES, C_KID_SUPPRESSED,
     C_STALE, C_NOT_MODIFIED, C_DISC_FETCHES, C_DISC_FAILURES,
     G_KEYS_LOADED, G_KEYS_REJECTED, G_LAST_SUCCESS, G_WITHOUT_KEYS,    /* gauges: the last worker's value */
@@ -162,7 +162,9 @@ ngx_http_jwtk_status_start(ngx_cycle_t *cycle, ngx_http_jwtk_main_conf_t *mcf)
 void
 ngx_http_jwtk_count(ngx_http_jwtk_policy_t *policy, ngx_uint_t what)
 {
-    static const ngx_uint_t counter[] = { C_MISSING, C_REQUIRE, C_KEY_SOURCE };
+    static const ngx_uint_t counter[] = {
+        C_MISSING, C_REQUIRE, C_KEY_SOURCE, C_EVICTED
+    };
 
     if (ngx_http_jwtk_table != NULL && policy->stats_slot != NGX_HTTP_JWTK_NO_SLOT) {
         (void) ngx_atomic_fetch_add(&ngx_http_jwtk_table->e[policy->stats_slot].c[counter[what]], 1);
@@ -173,36 +175,78 @@ ngx_http_jwtk_count(ngx_http_jwtk_policy_t *policy, ngx_uint_t what)
 #define ngx_http_jwtk_add(e, i, now, last) \
     if ((now) > (last)) (void) ngx_atomic_fetch_add(&(e)->c[i], (ngx_atomic_int_t) ((now) - (last)))
 
+/* Adds what a location's verifier counted since `last` to its entry. */
+static void
+ngx_http_jwtk_publish_verifier(ngx_http_jwtk_policy_t *policy,
+    jwtk_verifier *v, jwtk_stats *last)
+{
+    ngx_http_jwtk_entry_t  *e;
+    jwtk_stats              s;
+    ngx_uint_t              j;
+
+    if (ngx_http_jwtk_table == NULL
+        || policy->stats_slot == NGX_HTTP_JWTK_NO_SLOT)
+    {
+        return;
+    }
+
+    s.struct_size = sizeof(jwtk_stats);
+    if (jwtk_stats_get(v, &s) != JWTK_OK) {
+        return;
+    }
+
+    e = &ngx_http_jwtk_table->e[policy->stats_slot];
+    ngx_http_jwtk_add(e, C_ALLOWED, s.allowed, last->allowed);
+    ngx_http_jwtk_add(e, C_DENIED, s.denied, last->denied);
+    ngx_http_jwtk_add(e, C_CACHE_HIT, s.cache_hits, last->cache_hits);
+    ngx_http_jwtk_add(e, C_CACHE_MISS, s.cache_misses, last->cache_misses);
+
+    for (j = 0; j < JWTK_STATS_STATUS_SLOTS; j++) {
+        ngx_http_jwtk_add(e, C_BY_STATUS + j, s.denied_by_status[j],
+                          last->denied_by_status[j]);
+    }
+
+    *last = s;
+}
+
+
+/* A key set's counters, before it leaves the cache (and at publication). */
+void
+ngx_http_jwtk_publish_set(ngx_http_jwtk_policy_t *policy,
+    ngx_http_jwtk_set_t *set)
+{
+    ngx_http_jwtk_publish_verifier(policy, set->verifier, &set->last);
+}
+
+
 void
 ngx_http_jwtk_status_publish(ngx_http_jwtk_main_conf_t *mcf)
 {
+    ngx_queue_t             *q;
     ngx_http_jwtk_policy_t **p = mcf->policies.elts;
     ngx_http_jwtk_keys_t   **k = mcf->keysets.elts;
     ngx_http_jwtk_entry_t   *e;
     jwtk_stats               s;
-    ngx_uint_t               i, j;
+    ngx_uint_t               i;
     uint64_t                 failed;
 
     if (ngx_http_jwtk_table == NULL) {
         return;
     }
     for (i = 0; i < mcf->policies.nelts; i++) {
-        if (p[i]->stats_slot == NGX_HTTP_JWTK_NO_SLOT) {
+        ngx_http_jwtk_publish_verifier(p[i], p[i]->verifier, &p[i]->last);
+
+        if (p[i]->keys->sources == NULL) {
             continue;
         }
-        s.struct_size = sizeof(jwtk_stats);
-        if (jwtk_stats_get(p[i]->verifier, &s) != JWTK_OK) {
-            continue;
+
+        for (q = ngx_queue_head(&p[i]->sets);
+             q != ngx_queue_sentinel(&p[i]->sets);
+             q = ngx_queue_next(q))
+        {
+            ngx_http_jwtk_publish_set(p[i],
+                ngx_queue_data(q, ngx_http_jwtk_set_t, queue));
         }
-        e = &ngx_http_jwtk_table->e[p[i]->stats_slot];
-        ngx_http_jwtk_add(e, C_ALLOWED, s.allowed, p[i]->last.allowed);
-        ngx_http_jwtk_add(e, C_DENIED, s.denied, p[i]->last.denied);
-        ngx_http_jwtk_add(e, C_CACHE_HIT, s.cache_hits, p[i]->last.cache_hits);
-        ngx_http_jwtk_add(e, C_CACHE_MISS, s.cache_misses, p[i]->last.cache_misses);
-        for (j = 0; j < JWTK_STATS_STATUS_SLOTS; j++) {
-            ngx_http_jwtk_add(e, C_BY_STATUS + j, s.denied_by_status[j], p[i]->last.denied_by_status[j]);
-        }
-        p[i]->last = s;
     }
     for (i = 0; i < mcf->keysets.nelts; i++) {
         if (k[i]->stats_slot == NGX_HTTP_JWTK_NO_SLOT) {
@@ -303,6 +347,8 @@ ngx_http_jwtk_json(u_char *p, u_char *last, ngx_http_jwtk_table_t *t)
                 p = ngx_slprintf(p, last, "\":{\"allowed\":%uA,\"denied\":%uA,\"jwt_cache_hit\":%uA,"
                                  "\"jwt_cache_miss\":%uA", e->c[C_ALLOWED], e->c[C_DENIED] + e->c[C_MISSING]
                                  + e->c[C_REQUIRE] + e->c[C_KEY_SOURCE], e->c[C_CACHE_HIT], e->c[C_CACHE_MISS]);
+                p = ngx_slprintf(p, last, ",\"key_set_evictions\":%uA",
+                                 e->c[C_EVICTED]);
                 p = ngx_slprintf(p, last, ",\"denied_by_status\":{");
                 for (j = 0; j < JWTK_STATS_STATUS_SLOTS + 3; j++) {
                     n = j < 3 ? e->c[C_MISSING + j] : e->c[C_BY_STATUS + j - 3];
@@ -336,7 +382,8 @@ ngx_http_jwtk_prometheus(u_char *p, u_char *last, ngx_http_jwtk_table_t *t)
     const char            *name, *type;
 
     p = ngx_slprintf(p, last, "# TYPE jwtk_allowed_total counter\n# TYPE jwtk_denied_total counter\n"
-                     "# TYPE jwtk_jwt_cache_hit_total counter\n# TYPE jwtk_jwt_cache_miss_total counter\n");
+                     "# TYPE jwtk_jwt_cache_hit_total counter\n# TYPE jwtk_jwt_cache_miss_total counter\n"
+                     "# TYPE jwtk_key_set_evictions_total counter\n");
     for (i = 0; i < t->n; i++) {
         e = &t->e[i];
         if (e->kind != NGX_HTTP_JWTK_LOCATION) {
@@ -348,7 +395,10 @@ ngx_http_jwtk_prometheus(u_char *p, u_char *last, ngx_http_jwtk_table_t *t)
         p = ngx_http_jwtk_label(p, last, e);
         p = ngx_slprintf(p, last, "\"} %uA\njwtk_jwt_cache_miss_total{location=\"", e->c[C_CACHE_HIT]);
         p = ngx_http_jwtk_label(p, last, e);
-        p = ngx_slprintf(p, last, "\"} %uA\n", e->c[C_CACHE_MISS]);
+        p = ngx_slprintf(p, last, "\"} %uA\njwtk_key_set_evictions_total{location=\"",
+                         e->c[C_CACHE_MISS]);
+        p = ngx_http_jwtk_label(p, last, e);
+        p = ngx_slprintf(p, last, "\"} %uA\n", e->c[C_EVICTED]);
         for (j = 0; j < JWTK_STATS_STATUS_SLOTS + 3; j++) {
             n = j < 3 ? e->c[C_MISSING + j] : e->c[C_BY_STATUS + j - 3];
             name = j < 3 ? ngx_http_jwtk_own_names[j] : jwtk_status_name((int) (j - 3));

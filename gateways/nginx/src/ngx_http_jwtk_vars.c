@@ -249,7 +249,7 @@ ngx_http_jwtk_copy_values(ngx_http_request_t *r, ngx_http_jwtk_main_conf_t *mcf,
 static ngx_int_t
 ngx_http_jwtk_get(ngx_http_request_t *r, ngx_http_variable_value_t *v, ngx_uint_t index)
 {
-    ngx_http_jwtk_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_jwtk_module);
+    ngx_http_jwtk_ctx_t *ctx = ngx_http_get_module_ctx(r->main, ngx_http_jwtk_module);
 
     if (ctx == NULL || ctx->values == NULL || ctx->values[index].data == NULL) {
         v->not_found = 1;
@@ -296,7 +296,7 @@ ngx_http_jwtk_prefix_variable(ngx_http_request_t *r, ngx_http_variable_value_t *
 static ngx_int_t
 ngx_http_jwtk_status_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v, uintptr_t data)
 {
-    ngx_http_jwtk_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_jwtk_module);
+    ngx_http_jwtk_ctx_t *ctx = ngx_http_get_module_ctx(r->main, ngx_http_jwtk_module);
     const char          *name;
     (void) data;   /* the variable handler's signature */
 
