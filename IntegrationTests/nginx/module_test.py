@@ -290,6 +290,15 @@ def part_config_refusals(a, w, keys):
           out.strip()[-200:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/missing.json;'))
     check(rc == 1 and "cannot open" in out, "config: a missing key file refused", out.strip()[-200:])
+    rc, out = nginx_t(w, loc('auth_jwt "r"; auth_jwt_key_file $arg_f; jwtk_issuer https://i.test; '
+                             'jwtk_key_url http://127.0.0.1:9/jwks;'))
+    check(rc == 1 and "cannot be combined" in out, "config: a key file with variables beside jwtk_key_url refused",
+          out.strip()[-200:])
+    rc, out = nginx_t(w, loc('auth_jwt "r"; auth_jwt_key_request relative/$arg_f;'))
+    check(rc == 1 and "a local URI" in out, "config: auth_jwt_key_request not starting with / refused",
+          out.strip()[-200:])
+    rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/keys1.json; jwtk_key_sets 0;'))
+    check(rc == 1 and "between 1 and 4096" in out, "config: jwtk_key_sets 0 refused", out.strip()[-200:])
     key_file_places(a, w)
     time_and_size_syntax(a, w)
 

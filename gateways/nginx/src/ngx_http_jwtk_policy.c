@@ -211,6 +211,14 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     if (conf->keys == NULL && ngx_http_jwtk_build_keys(cf, conf) != NGX_CONF_OK) {
         return NGX_CONF_ERROR;   /* a provider's own key URL: an empty keystore it fills */
     }
+    if (conf->keys->sources != NULL && (conf->key_url.len != 0 || conf->provider != NULL)) {
+        /* A key set chosen per request holds the key files' and subrequests' documents only, not what
+         * libjwtk's refresher fetches into the level's keystore. */
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
+                           "key sources with variables cannot be combined with jwtk_key_url, jwtk_oidc or "
+                           "jwtk_provider at one level");
+        return NGX_CONF_ERROR;
+    }
 
     ngx_http_jwtk_literal(&j, "{");
     if (conf->provider != NULL) {
@@ -370,7 +378,7 @@ ngx_http_jwtk_is_number(const u_char *s, size_t n)
 
 /*
  * jwtk_claim_equals POINTER VALUE;  jwtk_claim_one_of / _contains_all / _contains_any POINTER VALUE ...;
- * (cmd->offset: which). A libjwtk "claims" entry: {"pointer": ..., "<condition>": ...}. A value is JSON when
+ * (cmd->post: the condition's name). A libjwtk "claims" entry: {"pointer": ..., "<condition>": ...}. A value is JSON when
  * it reads as true, false, a JSON number or a "quoted" string (write '"true"' for the string), as the CLI's
  * --claim-* options read it; anything else is a string. A level with any of these replaces the inherited
  * ones.
@@ -378,7 +386,8 @@ ngx_http_jwtk_is_number(const u_char *s, size_t n)
 char *
 ngx_http_jwtk_claim_requirement(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
-    static const char *const   conditions[] = { "equals", "one_of", "contains_all", "contains_any" };
+    ngx_str_t                 *condition = cmd->post;
+    ngx_uint_t                 set;
     ngx_http_jwtk_loc_conf_t  *jcf = conf;
     ngx_http_jwtk_json_t       j = { cf->pool, NULL, 0, 0, 0 };
     ngx_str_t                 *value = cf->args->elts, *entry;
@@ -395,9 +404,11 @@ ngx_http_jwtk_claim_requirement(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     ngx_http_jwtk_literal(&j, "{\"pointer\":");
     ngx_http_jwtk_append_string(&j, value[1].data, value[1].len);
     ngx_http_jwtk_literal(&j, ",");
-    ngx_http_jwtk_append_string(&j, (const u_char *) conditions[cmd->offset], ngx_strlen(conditions[cmd->offset]));
+    ngx_http_jwtk_append_string(&j, condition->data, condition->len);
     ngx_http_jwtk_literal(&j, ":");
-    if (cmd->offset != 0) {
+    set = (condition->len != 6
+           || ngx_strncmp(condition->data, "equals", 6) != 0);
+    if (set) {
         ngx_http_jwtk_literal(&j, "[");
     }
     for (i = 2; i < cf->args->nelts; i++) {
@@ -414,7 +425,7 @@ ngx_http_jwtk_claim_requirement(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
             ngx_http_jwtk_append_string(&j, v, n);
         }
     }
-    if (cmd->offset != 0) {
+    if (set) {
         ngx_http_jwtk_literal(&j, "]");
     }
     ngx_http_jwtk_literal(&j, "}");

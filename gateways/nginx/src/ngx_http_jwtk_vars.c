@@ -114,7 +114,8 @@ ngx_http_jwtk_add_value(ngx_conf_t *cf, ngx_http_jwtk_main_conf_t *mcf, ngx_str_
 }
 
 
-/* auth_jwt_claim_set $variable name ...;  auth_jwt_header_set $variable name ...; (cmd->offset: 1 header) */
+/* auth_jwt_claim_set $variable name ...;
+ * auth_jwt_header_set $variable name ...; (cmd->post set: the header) */
 char *
 ngx_http_jwtk_claim_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
@@ -130,7 +131,8 @@ ngx_http_jwtk_claim_set(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     }
     name.data = value[1].data + 1;
     name.len = value[1].len - 1;
-    rc = ngx_http_jwtk_add_value(cf, mcf, &name, &value[2], cf->args->nelts - 2, cmd->offset, &index);
+    rc = ngx_http_jwtk_add_value(cf, mcf, &name, &value[2], cf->args->nelts - 2,
+                                 cmd->post != NULL, &index);
     if (rc == NGX_DECLINED) {
         return "names a variable set twice";
     }
