@@ -29,6 +29,7 @@ sys.path.insert(0, HERE)
 import driver  # noqa: E402  (driver.passed / driver.failed are the counts)
 from driver import JWKS, Client, check, free_port, wait_for  # noqa: E402
 from mint import Key, b64, token  # noqa: E402
+import plus_configs  # noqa: E402
 
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -1482,7 +1483,8 @@ def main():
     ap.add_argument("--module", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--soak", type=float, default=30)
-    ap.add_argument("--parts", default="surface,hostile,valgrind,soak")
+    ap.add_argument("--parts", default="surface,plus,hostile,valgrind,soak")
+    ap.add_argument("--only", default=None, help="plus: the configurations whose file name matches")
     a = ap.parse_args()
     parts = a.parts.split(",")
     keys = Keys()
@@ -1494,6 +1496,8 @@ def main():
                                           part_variable_keys(a, f"{a.work}/varkeys", keys),
                                           part_guide(a, f"{a.work}/guide", keys),
                                           part_key_sources(a, f"{a.work}/sources", keys))),
+                     ("plus", lambda: plus_configs.run(a, f"{a.work}/plus", Ngx, conf, backend, nginx_t,
+                                                       only=a.only)),
                      ("hostile", lambda: part_hostile(a, f"{a.work}/hostile", keys)),
                      ("valgrind", lambda: part_valgrind(a, f"{a.work}/valgrind", keys)),
                      ("soak", lambda: part_soak(a, f"{a.work}/soak", keys, a.soak))):
@@ -1510,7 +1514,7 @@ def main():
             check(False, f"{part}: ran to the end", f"{e.__class__.__name__}: {e}")
         timings.append(f"{part} {time.time() - t0:.0f} s")
     print("timings: " + ", ".join(timings))
-    print(f"nginx-module: {driver.passed} passed, {driver.failed} failed")
+    print(f"nginx-module: {driver.passed} passed, {driver.failed} failed, {driver.skipped} skipped")
     return 0 if driver.failed == 0 else 1
 
 
