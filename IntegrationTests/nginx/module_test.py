@@ -541,6 +541,7 @@ def part_variable_keys(a, w, keys):
         f'    location /vfc/ {{ auth_jwt "api"; auth_jwt_key_file $tenant_file; auth_jwt_key_cache 1h; ' + PROXY + " }",
         f'    location /vfcap/ {{ auth_jwt "api"; auth_jwt_key_file {w}/tenant_$arg_t.json; jwtk_key_sets 2; '
         + PROXY + " }",
+        f'    location /vfd/ {{ auth_jwt "api"; auth_jwt_key_file {w}/$arg_t.json; ' + PROXY + " }",
         f'    location /vmix/ {{ auth_jwt "api"; auth_jwt_key_file {w}/keys1.json; auth_jwt_key_file $tenant_file; '
         + PROXY + " }",
         '    location /vr/ { auth_jwt "api"; auth_jwt_key_request /_jwks/$arg_t; ' + PROXY + " }",
@@ -573,6 +574,12 @@ def part_variable_keys(a, w, keys):
         check("tenant_c.json" in vf and "cannot open" in vf,
               "variable key file: the 500 has a log line naming the file", vf[-300:])
         expect(ngx, "variable key file: a name resolving to nothing -> 500", "/vf/x", 500, tok(ka))
+        expect(ngx, "variable key file: a whole path segment from a variable -> 200", "/vfd/x?t=tenant_d", 200,
+               tok(kd))
+        expect(ngx, "variable key file: a resolved name with a \"..\" segment -> 500 (the same file)",
+               f"/vfd/x?t=../{os.path.basename(w)}/tenant_d", 500, tok(kd))
+        expect(ngx, "variable key request: a resolved URI with a \"..\" segment -> 500", "/vr/x?t=../_jwks/a", 500,
+               tok(ka))
         expect(ngx, "variable key file: no token is still 401", "/vf/x", 401, headers=ta)
         # Cached for 1 h: a change is not seen there; without a key cache it is.
         expect(ngx, "variable key file + key cache: tenant a -> 200", "/vfc/x", 200, tok(ka), headers=ta)

@@ -21,6 +21,28 @@ static void ngx_http_jwtk_free_set(ngx_http_jwtk_set_t *set);
 static void ngx_http_jwtk_release_set(void *data);
 
 
+/* A ".." path segment: a name from a client's variable cannot leave the
+ * directory (or the location) the configuration names. */
+static ngx_uint_t
+ngx_http_jwtk_has_dotdot(ngx_str_t *name)
+{
+    u_char  *p, *last;
+
+    last = name->data + name->len;
+
+    for (p = name->data; p + 1 < last; p++) {
+        if (p[0] == '.' && p[1] == '.'
+            && (p == name->data || p[-1] == '/')
+            && (p + 2 == last || p[2] == '/' || p[2] == '?'))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
 /* The resolved names of the level's sources, each followed by a NUL: the
  * key of a key set. */
 static ngx_int_t
@@ -47,15 +69,17 @@ ngx_http_jwtk_resolve(ngx_http_request_t *r, ngx_http_jwtk_keys_t *keys,
 
         if (v[i].len == 0
             || ngx_strlchr(v[i].data, v[i].data + v[i].len, '\0') != NULL
-            || (src[i]->request && v[i].data[0] != '/'))
+            || (src[i]->request && v[i].data[0] != '/')
+            || ngx_http_jwtk_has_dotdot(&v[i]))
         {
             ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
                           "jwtk: %s \"%V\" resolved to \"%V\": %s",
                           src[i]->request ? "auth_jwt_key_request"
                                           : "auth_jwt_key_file",
                           &src[i]->name, &v[i],
-                          src[i]->request ? "not a local URI"
-                                          : "not a file name");
+                          src[i]->request
+                          ? "not a local URI without \"..\""
+                          : "not a file name without \"..\"");
             return NGX_ERROR;
         }
 
