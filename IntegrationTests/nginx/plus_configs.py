@@ -28,19 +28,17 @@ marked "differs" is what NGINX Plus does where the module deliberately differs (
 reason): it runs and is reported as SKIP the same way.
 """
 
-import http.server
 import json
 import os
 import re
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import driver  # noqa: E402
-from driver import check, free_port  # noqa: E402
+from driver import JWKS, check, free_port  # noqa: E402
 from mint import Key, b64, token  # noqa: E402
 
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa  # noqa: E402
@@ -137,40 +135,6 @@ class Config:
         return json.dumps({"keys": [public_jwk(self.keys[n], self.key_opts[n]) for n in names]})
 
 
-class PathJWKS:
-    """The JWKS server: each configured path answered with its own document, anything else 404."""
-
-    def __init__(self, bodies):
-        self.bodies, self.log, self.lock = bodies, [], threading.Lock()
-        self.port = free_port()
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
-
-            def do_GET(self):
-                with outer.lock:
-                    outer.log.append((time.time(), self.path))
-                body = outer.bodies.get(self.path.split("?", 1)[0])
-                if body is None:
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                data = body.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *a):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 def make_token(cfg, spec):
     key = cfg.keys[spec["token"]]
     now = int(time.time())
@@ -246,7 +210,8 @@ def run_config(a, work, path, Ngx, conf, backend, nginx_t):
         os.makedirs(os.path.dirname(full), exist_ok=True)
         with open(full, "wb") as f:
             f.write(cfg.keys[names[0]].pem() if pem else cfg.jwks(names).encode())
-    idp = PathJWKS({p: cfg.jwks(names) for p, names in cfg.serve})
+    idp = JWKS("{}")
+    idp.bodies = {p: cfg.jwks(names) for p, names in cfg.serve}
     port, bport, probe = free_port(), free_port(), free_port()
     body = "\n".join(ln for ln in cfg.text.splitlines())
     body = body.replace("@PORT@", str(port)).replace("@DIR@", w).replace("@BACKEND@", f"127.0.0.1:{bport}") \
@@ -260,7 +225,9 @@ def run_config(a, work, path, Ngx, conf, backend, nginx_t):
     try:
         rc, out = nginx_t(w, text)
         if rc != 0:
-            results.append((False, f"{label}: nginx -t", out.strip()[-300:], cfg.until[0] if cfg.until else None))
+            emerg = [ln for ln in out.splitlines() if "[emerg]" in ln] or [out.strip()[-300:]]
+            results.append((False, f"{label}: nginx -t", emerg[0].split("[emerg]")[-1].strip(),
+                            cfg.until[0] if cfg.until else None))
         else:
             results.append((True, f"{label}: nginx -t", "", cfg.until[0] if cfg.until else None))
             ngx = Ngx(w, text, probe)
@@ -286,10 +253,10 @@ def run_config(a, work, path, Ngx, conf, backend, nginx_t):
     for ok, name, detail, until in results:
         if until and until.startswith("!"):
             why = f"a documented difference from NGINX Plus (docs/NGINX.md): {until[1:]}"
-            skip(name, why + ("; now passes: remove the marker" if ok else f"; {detail[:120]}"))
+            skip(name, why + ("; now passes: remove the marker" if ok else f"; {detail[:160]}"))
         elif until:
             why = f"expected to fail until branch {until} is merged{': ' + reason if reason else ''}"
-            skip(name, why + ("; now passes: remove the marker" if ok else f"; {detail[:120]}"))
+            skip(name, why + ("; now passes: remove the marker" if ok else f"; {detail[:160]}"))
         else:
             check(ok, name, detail)
 
