@@ -1367,7 +1367,9 @@ def part_valgrind(a, w, keys):
 
 
 def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
-    """Load with key rotation (at the JWKS server and in a key file) and HUP reloads. Keys rotate as an IdP
+    """Load with key rotation (at the JWKS server and in a key file), HUP reloads, and a key file chosen by a
+    variable (three tenants' files rewritten at each rotation, two key sets kept per worker, so they are evicted
+    and parsed again in turn). Keys rotate as an IdP
     publishes them: the set at step i is {k_i-1, k_i, k_i+1} (previous, current, next), tokens are signed with
     k_i, so a token is in the set a worker holds (key cache 1 s < rotation period) and in the set just
     published (a client may read step i just before the rotation and send after it: with only {k_i+1, k_i+2}
@@ -1393,6 +1395,17 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
 
     srv = JWKS(ring_set(0))
     publish_file(0)
+    tenants = [ec_key(f"tenant{k}") for k in range(3)]
+    tenant_tokens = [[tok(k, sub=f"t{j}") for j in range(4)] for k in tenants]
+
+    def publish_tenants():
+        # the same keys, a new mtime: a worker reads and parses the file again
+        for k, key in enumerate(tenants):
+            with open(f"{w}/kv_{k}.json.tmp", "w") as f:
+                f.write(jwks(key))
+            os.replace(f"{w}/kv_{k}.json.tmp", f"{w}/kv_{k}.json")
+
+    publish_tenants()
     port, bport = free_port(), free_port()
     text = conf(a, w, "\n".join([
         backend(bport),
@@ -1402,6 +1415,7 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
         "add_header X-Sub $jwt_claim_sub; " + PROXY + " }",
         f"    location = /_k {{ internal; proxy_pass http://127.0.0.1:{srv.port}/jwks; }}",
         f'    location /kf/ {{ auth_jwt "api"; auth_jwt_key_file {w}/rot.json; ' + PROXY + " }",
+        f'    location /kv/ {{ auth_jwt "api"; auth_jwt_key_file {w}/kv_$arg_t.json; jwtk_key_sets 2; ' + PROXY + " }",
         "    location = /status { jwtk_status; }",
         "  }"]), workers=2)
     ngx = Ngx(w, text, port)
@@ -1419,6 +1433,9 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
             i = step["i"] if n % 2 else step["f"]
             if n % 10 == 0:
                 t, want = bad[i % 8], 401
+            elif n % 5 == 3:
+                # a key file chosen by a variable: three tenants, two key sets kept (evicted in turn)
+                path, t, want = f"/kv/a?t={(n // 5) % 3}", tenant_tokens[(n // 5) % 3][n % 4], 200
             else:
                 t, want = tokens[i % 8][n % 16], 200
             try:
@@ -1450,6 +1467,7 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
         now = time.time()
         if now >= next_rot:
             publish(step["i"] + 1)    # publish {k_i, k_i+1, k_i+2}, then sign with k_i+1 (in the old set too)
+            publish_tenants()
             step["i"] += 1
             rotations += 1
             next_rot = now + rotate_every
@@ -1466,6 +1484,12 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
     for t in threads_:
         t.join(10)
     total = counts["ok"] + counts["failed"]
+    try:
+        kv = json.loads(Client(port).get("/status")[2])["locations"]["/kv/"]
+    except (ValueError, KeyError, OSError):
+        kv = {}
+    check(kv.get("allowed", 0) > 0 and kv.get("key_set_evictions", 0) > 0,
+          "soak: the variable key file's sets served and were evicted in turn (jwtk_status)", str(kv)[:300])
     rc = ngx.stop()
     srv.server.shutdown()
     print(f"soak: {seconds:.0f} s, {total} requests ({total / seconds:.0f}/s), {rotations} rotations, {hups} HUPs, "
