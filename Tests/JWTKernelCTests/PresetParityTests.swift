@@ -12,19 +12,19 @@ import XCTest
 /// `project_id` or from `audiences`) read the same on both.
 final class PresetParityTests: XCTestCase {
     let cases: [(config: String, swift: ProviderPreset)] = [
-        (#"{"provider":"apple","audiences":["com.example"]}"#, .apple(audience: ["com.example"])),
-        (#"{"provider":"google","audiences":["c1","c2"]}"#, .google(clientIDs: ["c1", "c2"])),
-        (#"{"provider":"facebook","audiences":["123"]}"#, .facebook(appIDs: ["123"])),
+        (#"{"provider":"apple","audiences":["com.example"]}"#, .apple(audiences: ["com.example"])),
+        (#"{"provider":"google","audiences":["c1","c2"]}"#, .google(audiences: ["c1", "c2"])),
+        (#"{"provider":"facebook","audiences":["123"]}"#, .facebook(audiences: ["123"])),
         (#"{"provider":"firebase","project_id":"p-1"}"#, .firebase(projectID: "p-1")),
         (#"{"provider":"firebase","audiences":["p-1"]}"#, .firebase(projectID: "p-1")),
         (#"{"provider":"line","audiences":["165"]}"#, try! .line(channelID: "165")),
         (
             #"{"provider":"microsoft","tenant_id":"t-1","audiences":["app"]}"#,
-            .microsoft(tenantID: "t-1", clientIDs: ["app"])
+            .microsoft(tenantID: "t-1", audiences: ["app"])
         ),
         (
             #"{"provider":"microsoft","tenant":"t-1","audiences":["app"]}"#,
-            .microsoft(tenantID: "t-1", clientIDs: ["app"])
+            .microsoft(tenantID: "t-1", audiences: ["app"])
         ),
     ]
 
