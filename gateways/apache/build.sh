@@ -2,28 +2,45 @@
 # Builds the Apache httpd module (make apache-module PREFIX=DIR):
 #   PREFIX/lib/libjwtk.so.0 ...                   scripts/clib/install.sh PREFIX (its scratch directory is
 #                                                 JWTK_SCRATCH, default .build-clib, so CI shares one release
-#                                                 build of the library between stages)
-#   PREFIX/lib/apache2/modules/mod_auth_jwtk.so   the module, linked to PREFIX/lib/libjwtk.so.0 with an RPATH
-#                                                 to it (LoadModule auth_jwtk_module ...; docs/APACHE.md)
-# Compiled with Apache's flags from Debian's apxs (apache2-dev), -Wall -Wextra -Werror, -fvisibility=hidden.
+#                                                 build of the library between stages; JWTK_PREBUILT=1: PREFIX
+#                                                 already holds it)
+#   PREFIX/lib/apache2/modules/mod_auth_jwtk.so   the module (LoadModule auth_jwtk_module ...; docs/APACHE.md),
+#                                                 with an RPATH to the library's directory unless that is a
+#                                                 system one (the Debian package's module finds libjwtk.so.0
+#                                                 from libjwtk0 through ld.so.cache)
+# Compiled with Apache's flags from Debian's apxs (apache2-dev) and Debian's build flags (dpkg-buildflags,
+# hardening=+all), -Wall -Wextra -Werror, -fvisibility=hidden; linked by gcc, since `apxs -c` (through
+# libtool) drops -Wl,-rpath. DESTDIR and JWTK_LIBDIR as in scripts/clib/install.sh (the packages:
+# DESTDIR=STAGE, PREFIX /usr, JWTK_LIBDIR /usr/lib/x86_64-linux-gnu): the module is linked against the
+# staged library and written under the stage.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 prefix=${1:?usage: gateways/apache/build.sh PREFIX}
-mkdir -p "$prefix"
-prefix=$(cd "$prefix" && pwd)
-./scripts/apt-deps.sh apache2-dev gcc libc6-dev >/dev/null
+destdir=${DESTDIR:-}
+if [ -z "$destdir" ]; then
+    mkdir -p "$prefix"
+    prefix=$(cd "$prefix" && pwd)
+fi
+libdir=${JWTK_LIBDIR:-$prefix/lib}
+./scripts/apt-deps.sh apache2-dev gcc libc6-dev dpkg-dev >/dev/null
 [ "${JWTK_PREBUILT:-0}" = 1 ] || ./scripts/clib/install.sh "$prefix" >/dev/null
-out=$prefix/lib/apache2/modules
+
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+case "$libdir" in
+    /lib | /usr/lib | "/lib/$multiarch" | "/usr/lib/$multiarch") rpath= ;;
+    *) rpath="-Wl,-rpath,$libdir" ;;
+esac
+out=$destdir$prefix/lib/apache2/modules
 mkdir -p "$out"
-# apxs (apache2-dev) gives Apache's include directories and flags; gcc links, so that the RPATH to
-# PREFIX/lib is kept (apxs -c through libtool drops -Wl,-rpath).
-cflags="$(apxs -q CFLAGS) $(apxs -q EXTRA_CPPFLAGS) -I$(apxs -q INCLUDEDIR) -I$(apxs -q APR_INCLUDEDIR)"
-# shellcheck disable=SC2086
-gcc -std=gnu11 $cflags -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wno-missing-field-initializers \
-    -I"$prefix/include" -o "$out/mod_auth_jwtk.so.tmp" \
+export DEB_BUILD_MAINT_OPTIONS=${DEB_BUILD_MAINT_OPTIONS:-hardening=+all}
+apache="$(apxs -q EXTRA_CPPFLAGS) -I$(apxs -q INCLUDEDIR) -I$(apxs -q APR_INCLUDEDIR)"
+# shellcheck disable=SC2046,SC2086
+gcc -std=gnu11 $(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CFLAGS) $apache \
+    -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wno-missing-field-initializers \
+    -I"$destdir$prefix/include" -o "$out/mod_auth_jwtk.so.tmp" \
     gateways/apache/mod_auth_jwtk.c gateways/apache/jwtk_apache_config.c gateways/apache/jwtk_apache_claims.c \
     gateways/apache/jwtk_apache_authz.c \
-    -L"$prefix/lib" -ljwtk -Wl,-rpath,"$prefix/lib" -Wl,-z,now -Wl,-z,relro
+    $(dpkg-buildflags --get LDFLAGS) -L"$destdir$libdir" -ljwtk $rpath
 mv "$out/mod_auth_jwtk.so.tmp" "$out/mod_auth_jwtk.so"
 # The module exports its module record and nothing else of its own.
 if nm -D --defined-only "$out/mod_auth_jwtk.so" | awk '{print $3}' | grep -v '^auth_jwtk_module$' |

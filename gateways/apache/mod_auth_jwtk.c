@@ -7,13 +7,13 @@
  *
  * The request path: header_parser removes client-sent copies of the configured claim headers (every
  * request of the location, authenticated or not); check_authn (AP_AUTH_INTERNAL_PER_CONF, as Apache's own
- * authentication modules) takes the bearer token with jwtk_bearer_token, verifies it with jwtk_verify, sets
- * r->user from the user claim, or answers libjwtk's status with
- * libjwtk's challenge; the authz provider (jwtk_apache_authz.c) checks Require jwtk-claim lines against
- * the same verification; fixups set the claim headers and variables. A subrequest or an internal redirect finds the initial request's verdict and
- * reuses it when its policy is the same, rather than verifying again. When authorization fails for a
- * verified token, the challenge says insufficient_scope: with `AuthzSendForbiddenOnFailure On` Apache
- * answers 403 (RFC 6750 section 3.1), otherwise 401 (Apache's default for an authenticated user).
+ * authentication modules) takes the bearer token with jwtk_bearer_token, verifies it with jwtk_verify and
+ * sets r->user from the user claim, or answers libjwtk's status with libjwtk's challenge; the authz provider
+ * (jwtk_apache_authz.c) checks Require jwtk-claim lines against the same verification; fixups set the claim
+ * headers and variables. A subrequest or an internal redirect finds the initial request's verdict and reuses
+ * it when its policy is the same, rather than verifying again. When authorization fails for a verified
+ * token, the challenge says insufficient_scope: with `AuthzSendForbiddenOnFailure On` Apache answers 403
+ * (RFC 6750 section 3.1), otherwise 401 (Apache's default for an authenticated user).
  */
 #include "mod_auth_jwtk.h"
 
