@@ -310,6 +310,7 @@ Timeout 10
 ScriptAlias /cgi/ {w}/cgi/
 <Directory {w}/cgi>
     Options +ExecCGI
+    DirectoryIndex env.cgi
 </Directory>
 <Location /api>
     AuthType Bearer
@@ -552,6 +553,15 @@ def verdicts(env, ap):
           envs.get("REDIRECT_STATUS") == "200",
           "an internal redirect (CGI Location: /cgi/env.cgi) gets the user and the claims", f"{s} {envs}")
     check(made == 1, "... from one verification (the redirect reuses the first)", f"{made} verifications")
+
+    before = ap.log_text().count("mod_auth_jwtk: verified, user index-user")
+    s, _, body = raw_get(port, "/cgi/", bearer(env.rsa.token(claims(now, sub="index-user"))))
+    envs = dict(line.split("=", 1) for line in body.splitlines() if "=" in line)
+    time.sleep(0.2)
+    made = ap.log_text().count("mod_auth_jwtk: verified, user index-user") - before
+    check(s == 200 and envs.get("JWT_SUB") == "index-user" and envs.get("SCRIPT_NAME") == "/cgi/env.cgi" and made == 1,
+          "a subrequest (mod_dir's DirectoryIndex env.cgi) gets the claims from the one verification",
+          f"{s} {made} verifications {envs.get('JWT_SUB')} {envs.get('SCRIPT_NAME')}")
 
     print("== Require jwtk-claim, RequireAll, RequireAny")
     tok = lambda **kw: env.rsa.token(claims(now, **kw))
