@@ -397,6 +397,10 @@ ScriptAlias /cgi/ {w}/cgi/
     JWTKKeyURL http://127.0.0.1:{self.dead}/jwks.json
     Require valid-user
 </Location>
+<Location /nopolicy>
+    AuthType Bearer
+    Require valid-user
+</Location>
 <Location /open>
     ProxyPass http://127.0.0.1:{self.up.server_port}/
 </Location>
@@ -518,6 +522,9 @@ def verdicts(env, ap):
           f"{s} {h}")
     s, h, _ = raw_get(port, "/down/x", bearer(env.rsa.token(claims(now, iss="https://down.example"))))
     check(s == 503 and "www-authenticate" not in h, "keys never fetched (key URL down): 503 without a challenge",
+          f"{s} {h}")
+    s, h, _ = raw_get(port, "/nopolicy/x", bearer(good))
+    check(s == 500 and "www-authenticate" not in h, "AuthType Bearer without a policy: 500 (fail closed), logged",
           f"{s} {h}")
     s, _, body = raw_get(port, "/open/x", [("X-Jwt-Sub", "kept")])
     check(s == 200 and json.loads(body).get("x-jwt-sub") == ["kept"], "a location without the module is not touched",
@@ -695,7 +702,9 @@ def graceful(env, ap, mpm, rounds=2):
     parent = ap.proc.pid
     for i in range(rounds):
         old = set(children(parent))
-        ap.proc.send_signal(signal.SIGUSR1)   # apachectl graceful
+        # apachectl graceful: apache2 -k graceful signals the parent named by the configuration's PidFile.
+        r = subprocess.run(["/usr/sbin/apache2", "-f", ap.conf, "-k", "graceful"], capture_output=True, text=True)
+        check(r.returncode == 0, f"graceful {i + 1}: apache2 -k graceful", r.stdout + r.stderr)
         new = set()
         t0 = time.time()
         while time.time() - t0 < 15:
