@@ -675,6 +675,52 @@ static void test_claim_requirements_verdicts(void) {
     jwtk_ctx_free(ctx);
 }
 
+/* jwtk_check_claims: a claims-only verifier's requirements against the ctx's last verified token (another
+ * verifier's), as a host's authorization step after authentication uses it; the claim values stay valid. */
+static void test_check_claims(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_keystore *empty = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v, *scope_read, *scope_write, *tier, *none;
+    jwtk_str value = {NULL, 0};
+    int type = 0;
+    minted t;
+    jwtk_keystore_new(&empty);
+    jwtk_ctx_new(&ctx);
+    v = verifier_with(ks, BASE_CONFIG);
+    scope_read = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"read\"]}]}");
+    scope_write = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"write\"]}]}");
+    tier = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/org/tier\",\"one_of\":[2,3]}]}");
+    none = verifier_with(empty, "{}");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_E_NO_TOKEN, "no verification yet");
+    t = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,"
+                   "\"scope\":\"openid read\",\"org\":{\"tier\":3.0},\"sub\":\"u1\"}");
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "verify");
+    CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, &value, &type), JWTK_OK, "sub");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_OK, "scope holds read");
+    CHECK_STATUS(jwtk_check_claims(tier, ctx), JWTK_OK, "3.0 is one of 2, 3");
+    CHECK_STATUS(jwtk_check_claims(none, ctx), JWTK_OK, "no requirement");
+    CHECK_STATUS(jwtk_check_claims(scope_write, ctx), JWTK_CLAIM_REQUIREMENT_FAILED, "no write");
+    CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /scope contains_all: a claim lacks a value it must contain")
+          == 0,
+          "errmsg names the requirement: %s", jwtk_ctx_errmsg(ctx));
+    CHECK(value.len == 2 && memcmp(value.ptr, "u1", 2) == 0, "the claim value stays valid after the checks");
+    CHECK_STATUS(jwtk_check_claims(NULL, ctx), JWTK_E_NULL, "NULL verifier");
+    CHECK_STATUS(jwtk_check_claims(scope_read, NULL), JWTK_E_NULL, "NULL ctx");
+    CHECK_STATUS(jwtk_check_claims((jwtk_verifier *) ctx, ctx), JWTK_E_HANDLE, "a ctx as the verifier");
+    CHECK_STATUS(jwtk_verify(v, ctx, "x.y.z", 5, NOW, NULL), JWTK_MALFORMED, "a failed verification");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_E_NO_TOKEN, "after a failed verification");
+    mint_free(t);
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(scope_read);
+    jwtk_verifier_free(scope_write);
+    jwtk_verifier_free(tier);
+    jwtk_verifier_free(none);
+    jwtk_keystore_free(ks);
+    jwtk_keystore_free(empty);
+    jwtk_ctx_free(ctx);
+}
+
 static void test_verify_and_claims(void) {
     jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
     jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
@@ -1396,6 +1442,7 @@ int main(int argc, char **argv) {
     test_config();
     test_claim_requirements_config();
     test_claim_requirements_verdicts();
+    test_check_claims();
     test_verify_and_claims();
     test_claim_at();
     test_payload_segment();

@@ -512,6 +512,18 @@ int  jwtk_bearer_token(const char *value, size_t len, jwtk_str *token);
 int  jwtk_challenge(int status, const char *realm, size_t realm_len, const char *scope, size_t scope_len,
                     char *buf, size_t cap, size_t *out_len);
 
+/* The claim requirements of `v` (its config's "claims"; every other member of its policy is ignored here)
+ * checked against the token last verified successfully on `ctx`, by whichever verifier, without verifying it
+ * again (appended after 0.1.0). For hosts whose authorization runs as a step of its own after authentication,
+ * as Apache httpd's `Require` lines do: each line is a verifier built from {"claims": [...]} and checked
+ * against the one verification. JWTK_OK when every requirement holds (a verifier without requirements: always);
+ * JWTK_CLAIM_REQUIREMENT_FAILED for the first that does not (HTTP 403, "insufficient_scope"; which requirement
+ * and how, never a value, in jwtk_ctx_errmsg), checked in order exactly as jwtk_verify checks them;
+ * JWTK_E_NO_TOKEN when the last jwtk_verify on ctx did not succeed (or none ran). Counts nothing in
+ * jwtk_stats. The ctx's claim values (jwtk_claims fields, jwtk_claim and jwtk_claim_at results) stay valid.
+ * Thread-safe on `v`; one thread at a time per ctx. Allocates nothing. */
+int  jwtk_check_claims(const jwtk_verifier *v, jwtk_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,9 @@ final class VerifierState: @unchecked Sendable {
     let keystore: KeystoreState
     let settings: VerifierSettings
     let cache: VerifiedTokenCache?
+    /// The "claims" requirements on their own, for jwtk_check_claims (a host's authorization step after
+    /// the verification, against a token another verifier verified).
+    let requirements: CompiledRequirements
     let counters = VerdictCounters()
     private let mutex = PThreadLock()
     private var latest: Routes
@@ -21,6 +24,7 @@ final class VerifierState: @unchecked Sendable {
         self.keystore = keystore
         self.settings = settings
         self.cache = settings.cache.map { VerifiedTokenCache($0) }
+        self.requirements = CompiledRequirements(settings.policy.claimRequirements)
         self.latest = Routes(owner: serial, store: keystore.store, settings: settings, cache: cache)
     }
 
