@@ -43,6 +43,7 @@ sys.path.insert(0, HERE)
 import callgrind  # noqa: E402
 
 THRESHOLDS = os.path.join(ROOT, "Benchmarks", "thresholds.json")
+README = os.path.join(ROOT, "README.md")
 FIXTURES = os.path.join(ROOT, "Benchmarks", "Fixtures")
 ALGS = ["HS256", "RS256", "PS256", "ES256", "EdDSA"]
 # (a, b) verifications per pair of runs: more for the cheap ones, where a cache hit or an HMAC costs little.
@@ -175,8 +176,15 @@ def check(measured, doc):
     if improved:
         print(f"guard: {improved} cell(s) more than {tol:.0%} under their threshold: lock the gain in with "
               "`make thresholds-update` and commit Benchmarks/thresholds.json")
-    print(f"guard: {len(measured) - failed} passed, {failed} failed")
-    return failed
+    readme = 0
+    if doc.get("host") != "self-test":
+        stale = sync_readme(doc, write=False)
+        readme = int(bool(stale))
+        if stale:  # the README shows the thresholds; a threshold changed by hand leaves it behind
+            print(f"FAIL README.md: the performance table's threshold columns differ from {os.path.relpath(THRESHOLDS, ROOT)} "
+                  f"for {', '.join(stale)} (make thresholds-update rewrites both)")
+    print(f"guard: {len(measured) - failed} passed, {failed + readme} failed")
+    return failed + readme
 
 
 def self_test():
@@ -209,7 +217,43 @@ def update(measured, doc):
     doc["cells"] = dict(sorted(doc["cells"].items(), key=lambda kv: order(kv[0])))
     doc["host"] = host()
     write(doc)
+    stale = sync_readme(doc, write=True)
+    if stale:
+        print(f"guard: rewrote README.md's performance rows for {', '.join(stale)}")
     print(f"guard: wrote {len(measured)} cell(s) to {os.path.relpath(THRESHOLDS, ROOT)}")
+
+
+def readme_rows(doc):
+    """README.md's performance table, its threshold columns as the file says: {alg: [Swift, cache hit, C, nginx,
+    allocations]}."""
+    c = doc["cells"]
+    rows = {}
+    for alg in ALGS:
+        try:
+            rows[alg] = [f"{c[f'swift/{alg}/single']['instructions']:,}", f"{c[f'swift/{alg}/cached']['instructions']:,}",
+                         f"{c[f'c/{alg}/single']['instructions']:,}", f"{c[f'nginx/{alg}/single']['instructions']:,}",
+                         f"{whole(c[f'swift/{alg}/single']['allocs'])} / {whole(c[f'swift/{alg}/single']['openssl_allocs'])}"]
+        except KeyError:
+            pass
+    return rows
+
+
+def sync_readme(doc, write):
+    """The README's table against the thresholds: rewritten (write) or the rows that differ returned."""
+    lines = open(README).read().split("\n")
+    stale = []
+    for i, line in enumerate(lines):
+        cells = line.split("|")
+        if len(cells) == 9 and cells[1].strip() in readme_rows(doc):
+            alg = cells[1].strip()
+            want = [f" {v} " for v in readme_rows(doc)[alg]]
+            if [x.strip() for x in cells[3:8]] != [x.strip() for x in want]:
+                stale.append(alg)
+                lines[i] = "|".join(cells[:3] + want + cells[8:])
+    if write and stale:
+        with open(README, "w") as f:
+            f.write("\n".join(lines))
+    return stale
 
 
 def whole(x):
