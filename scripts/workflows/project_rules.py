@@ -4,7 +4,7 @@ scripts/workflow-check.sh after actionlint:
 
 - every `uses:` of another repository is pinned to a full commit SHA (a tag can be moved to other code);
 - every script a `run:` names (a path in this repository) exists and is executable; the paths are printed for
-  shellcheck;
+  shellcheck; every `make TARGET` names a target of the Makefile;
 - every `.ci/run KEY...` names stages .ci/run has, and ci.yml runs every stage of .ci/run (a new stage without a
   job fails here);
 - the nightly fuzz matrix is exactly Fuzz/harnesses.
@@ -23,6 +23,7 @@ PINNED = re.compile(r"^[^@\s]+@[0-9a-f]{40}$")
 # a repository path as a command word: starts with a known top-level directory or .ci/, ends a word
 SCRIPT = re.compile(r"(?:^|[\s;&|(])(?:\./)?((?:\.ci|\.clusterfuzzlite|scripts|Fuzz|Benchmarks|IntegrationTests|gateways)"
                     r"/[A-Za-z0-9_./-]+)")
+MAKE = re.compile(r"(?:^|[\s;&|(])make\s+((?:[a-z][a-z0-9-]*\s*)+)")
 CI_RUN = re.compile(r"\.ci/run((?:[ \t]+[a-z0-9${}.-]+)*)")
 
 
@@ -48,6 +49,7 @@ def matrix_words(job, text):
 def check(root, wdir):
     problems, scripts, ci_keys_used = [], set(), set()
     keys = stage_keys(root)
+    makefile = open(os.path.join(root, "Makefile")).read()
     docs = {}
     for f in sorted(os.listdir(wdir)):
         if not f.endswith((".yml", ".yaml")):
@@ -75,6 +77,10 @@ def check(root, wdir):
                         problems.append(f"{where}: runs {p}, which is not executable")
                     else:
                         scripts.add(p)
+                for m in MAKE.finditer(text):
+                    for t in m.group(1).split():
+                        if not re.search(rf"^{re.escape(t)}:", makefile, re.M):
+                            problems.append(f"{where}: `make {t}`: the Makefile has no target {t}")
                 for m in CI_RUN.finditer(text):
                     for k in m.group(1).split():
                         if k not in keys:

@@ -33,6 +33,8 @@ CASES = [
      "no stage sanitiser"),
     (".ci/run stage without a job", "ci.yml", "      - run: .ci/run docs\n", "      - run: echo no docs\n",
      "no job runs the .ci/run stage docs"),
+    ("make target that does not exist", "nightly.yml", "run: make bench", "run: make benchmark",
+     "no target benchmark"),
     ("fuzz matrix missing a harness", "nightly.yml", "FuzzJSON, ", "", "is not Fuzz/harnesses"),
 ]
 
