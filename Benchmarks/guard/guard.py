@@ -23,7 +23,7 @@ Measures per cell: `instructions`; `allocs`, calls of the C allocator not made b
 module's, nginx's); `openssl_allocs`, those made inside OpenSSL (CRYPTO_malloc and friends: OpenSSL's cost, the
 same for any caller of EVP_DigestVerify). A cell fails when instructions exceed threshold x (1 + tolerance), or
 either allocation count exceeds its threshold (no tolerance: they are whole numbers). Tolerance: 2 % of the
-threshold, at least 40 instructions (tolerance in thresholds.json).
+threshold, at least 80 instructions (tolerance in thresholds.json).
 """
 
 import argparse
@@ -142,8 +142,9 @@ def host():
 
 def check(measured, doc):
     tol = doc["tolerance"]["instructions"]
-    # A cache hit costs ~800 instructions and moves by ~10 between processes (hash seeds), so a floor in
-    # instructions keeps the small cells from failing on noise while 2 % of a big one stays tight.
+    # A cache hit costs ~800 instructions and moves by up to ~45 between processes (796-841 seen for one cell: state
+    # each process draws at random, not the loop), so a floor in instructions keeps the small cells from failing on
+    # noise while 2 % of a big one stays tight.
     slack_min = doc["tolerance"].get("instructions_min", 0)
     failed = improved = 0
     print(f"{'cell':<22} {'instructions (measured / threshold)':>36} {'allocs':>9} {'OpenSSL allocs':>16}")
@@ -189,7 +190,7 @@ def check(measured, doc):
 
 def self_test():
     """The checker on made-up measures: each kind of excess must fail, a cell within its tolerance must pass."""
-    doc = {"tolerance": {"instructions": 0.02, "instructions_min": 40}, "host": "self-test",
+    doc = {"tolerance": {"instructions": 0.02, "instructions_min": 80}, "host": "self-test",
            "cells": {"a": {"instructions": 10000, "allocs": 0, "openssl_allocs": 12},
                      "b": {"instructions": 800, "allocs": 0, "openssl_allocs": 0}}}
     cases = [  # (measures, failures expected)
@@ -197,8 +198,8 @@ def self_test():
         ({"a": {"instructions": 10201, "allocs": 0, "openssl_allocs": 12}}, 1),   # over 2 %
         ({"a": {"instructions": 9000, "allocs": 1, "openssl_allocs": 12}}, 1),    # one allocation of ours
         ({"a": {"instructions": 9000, "allocs": 0, "openssl_allocs": 13}}, 1),    # one more in OpenSSL
-        ({"b": {"instructions": 840, "allocs": 0, "openssl_allocs": 0}}, 0),      # the 40-instruction floor
-        ({"b": {"instructions": 841, "allocs": 0, "openssl_allocs": 0}}, 1),
+        ({"b": {"instructions": 880, "allocs": 0, "openssl_allocs": 0}}, 0),      # the 80-instruction floor
+        ({"b": {"instructions": 881, "allocs": 0, "openssl_allocs": 0}}, 1),
         ({"c": {"instructions": 1, "allocs": 0, "openssl_allocs": 0}}, 1),        # a cell with no threshold
     ]
     bad = 0
@@ -288,7 +289,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     doc = json.load(open(THRESHOLDS)) if os.path.exists(THRESHOLDS) else {
-        "comment": COMMENT, "tolerance": {"instructions": 0.02, "instructions_min": 40}, "cells": {}}
+        "comment": COMMENT, "tolerance": {"instructions": 0.02, "instructions_min": 80}, "cells": {}}
     if args.action == "self-test":
         sys.exit(1 if self_test() else 0)
     if not args.bin:
