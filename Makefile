@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test apache-module apache-test
+.PHONY: deps build test docs demo bench bench-smoke thresholds thresholds-update fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test apache-module apache-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -38,6 +38,16 @@ bench: deps
 
 bench-smoke: deps
 	./Benchmarks/run.sh --smoke
+
+# The cost guard (CI): instructions and allocations per verification under callgrind for every cell (Swift API,
+# C API, nginx module) against Benchmarks/thresholds.json; fails on a cell over its threshold.
+thresholds: deps
+	./Benchmarks/guard/run.sh check
+
+# After an improvement (or a deliberate cost): rewrite Benchmarks/thresholds.json from this tree's measures.
+# CELLS='swift/HS256/.*' limits it to some cells.
+thresholds-update: deps
+	./Benchmarks/guard/run.sh update $(if $(CELLS),--cells '$(CELLS)')
 
 # Short fuzz run of every harness (30 s each, as in CI).
 fuzz: deps

@@ -8,7 +8,7 @@
 # (.build-nginx/venv, the pinned `cryptography`), and runs module_test.py (which imports driver.py's and
 # mint.py's helpers). Ends with one line: nginx-module: N passed, M failed
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 here=IntegrationTests/nginx
 soak=30 parts=surface,plus,hostile,valgrind,soak
