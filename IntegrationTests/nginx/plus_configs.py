@@ -17,9 +17,11 @@ and comment lines the runner reads (one per line, "# " then the word):
     # file PATH NAME[,NAME...] [pem] a key file under @DIR@: a JWKS of those keys' public JWKs, or one PEM key
     # serve PATH NAME[,NAME...]      the JWKS server answers PATH with that JWKS
     # expect [until=WORK|differs=WHAT] METHOD PATH [token=NAME] [claims=JSON] [signer=NAME] [kid=K|nokid]
-             [jwe=NAME] [via=cookie:N|arg:N|header:N] [h=Name:Value ...] -> STATUS [resp=Name:Value ...]
+             [jwe=NAME] [encrypted=NAME] [via=cookie:N|arg:N|header:N] [h=Name:Value ...] -> STATUS
+             [resp=Name:Value ...]
                                      a request and the verdict; a token's default claims are iss, sub, iat and
-                                     exp (+1 h), claims=JSON adds to them (null removes one)
+                                     exp (+1 h), claims=JSON adds to them (null removes one); jwe=NAME wraps the
+                                     JWS in a JWE (nested), encrypted=NAME encrypts the claims themselves
     # until WORK: REASON             the whole configuration needs work not done yet (a branch, a named task)
 
 A check marked "until" is expected to fail until that work lands: it runs, and is reported as SKIP with
@@ -146,6 +148,8 @@ def make_token(cfg, spec):
             claims.pop(k, None)
         else:
             claims[k] = v
+    if "encrypted" in spec:
+        return cfg.keys[spec["encrypted"]].encrypt(json.dumps(claims, separators=(",", ":")).encode())
     header = {"alg": key.alg, "typ": "JWT"}
     kid = spec.get("kid", key.kid)
     if kid is not None and spec.get("kid") != "nokid" and "nokid" not in spec:
