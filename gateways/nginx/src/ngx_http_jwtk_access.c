@@ -96,7 +96,6 @@ ngx_http_jwtk_verify(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
     ngx_http_jwtk_ctx_t *ctx, jwtk_ctx *jctx, ngx_str_t *token)
 {
     jwtk_claims  claims, *out;
-    ngx_str_t    json;
     int          st;
 
     out = NULL;
@@ -109,16 +108,10 @@ ngx_http_jwtk_verify(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
     st = jwtk_verify(ngx_http_jwtk_verifier(jcf, ctx), jctx,
                      (const char *) token->data, token->len, 0, out);
 
-    if (st == JWTK_OK && out != NULL && claims.claims_json.ptr != NULL) {
-        json.data = (u_char *) claims.claims_json.ptr;
-        json.len = claims.claims_json.len;
-
-        ctx->payload.data = ngx_pstrdup(r->pool, &json);
-        if (ctx->payload.data == NULL) {
-            return JWTK_E_NULL;
-        }
-
-        ctx->payload.len = json.len;
+    if (st == JWTK_OK && out != NULL && claims.claims_json.ptr != NULL
+        && ngx_http_jwtk_copy_payload(r, ctx, &claims.claims_json) != NGX_OK)
+    {
+        return JWTK_E_NULL;
     }
 
     return st;

@@ -321,6 +321,8 @@ char *ngx_http_jwtk_claim_set(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 ngx_int_t ngx_http_jwtk_copy_values(ngx_http_request_t *r,
     ngx_http_jwtk_main_conf_t *mcf, ngx_http_jwtk_ctx_t *ctx, jwtk_ctx *jctx);
+ngx_int_t ngx_http_jwtk_copy_payload(ngx_http_request_t *r,
+    ngx_http_jwtk_ctx_t *ctx, jwtk_str *json);
 
 /* ngx_http_jwtk_status.c */
 ngx_int_t ngx_http_jwtk_status_init_zone(ngx_conf_t *cf,

@@ -333,6 +333,15 @@ ngx_http_jwtk_copy_values(ngx_http_request_t *r,
 }
 
 
+/* $jwt_payload's value, as every variable's: control characters encoded. */
+ngx_int_t
+ngx_http_jwtk_copy_payload(ngx_http_request_t *r, ngx_http_jwtk_ctx_t *ctx,
+    jwtk_str *json)
+{
+    return ngx_http_jwtk_store(r, &ctx->payload, json);
+}
+
+
 static ngx_int_t
 ngx_http_jwtk_get(ngx_http_request_t *r, ngx_http_variable_value_t *v,
     ngx_uint_t index)
