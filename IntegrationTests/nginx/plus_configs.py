@@ -16,13 +16,15 @@ and comment lines the runner reads (one per line, "# " then the word):
                                      ES384, EdDSA, or dir (a 256-bit JWE key, for A256GCM)
     # file PATH NAME[,NAME...] [pem] a key file under @DIR@: a JWKS of those keys' public JWKs, or one PEM key
     # serve PATH NAME[,NAME...]      the JWKS server answers PATH with that JWKS
-    # expect [until=BRANCH|differs=WHAT] METHOD PATH [token=NAME] [claims=JSON] [signer=NAME] [kid=K|nokid]
-             [jwe=NAME] [via=cookie:N|arg:N|header:N] [h=Name:Value ...] -> STATUS [resp=Name:Value ...]
+    # expect [until=WORK|differs=WHAT] METHOD PATH [token=NAME] [claims=JSON] [signer=NAME] [kid=K|nokid]
+             [jwe=NAME] [encrypted=NAME] [via=cookie:N|arg:N|header:N] [h=Name:Value ...] -> STATUS
+             [resp=Name:Value ...]
                                      a request and the verdict; a token's default claims are iss, sub, iat and
-                                     exp (+1 h), claims=JSON adds to them (null removes one)
-    # until BRANCH: REASON           the whole configuration needs another branch's work
+                                     exp (+1 h), claims=JSON adds to them (null removes one); jwe=NAME wraps the
+                                     JWS in a JWE (nested), encrypted=NAME encrypts the claims themselves
+    # until WORK: REASON             the whole configuration needs work not done yet (a branch, a named task)
 
-A check marked "until" is expected to fail until that branch is merged: it runs, and is reported as SKIP with
+A check marked "until" is expected to fail until that work lands: it runs, and is reported as SKIP with
 the reason (and "now passes: remove the marker" once it does), never counted as passed or failed. A check
 marked "differs" is what NGINX Plus does where the module deliberately differs (docs/NGINX.md names the
 reason): it runs and is reported as SKIP the same way.
@@ -146,6 +148,8 @@ def make_token(cfg, spec):
             claims.pop(k, None)
         else:
             claims[k] = v
+    if "encrypted" in spec:
+        return cfg.keys[spec["encrypted"]].encrypt(json.dumps(claims, separators=(",", ":")).encode())
     header = {"alg": key.alg, "typ": "JWT"}
     kid = spec.get("kid", key.kid)
     if kid is not None and spec.get("kid") != "nokid" and "nokid" not in spec:
@@ -255,7 +259,7 @@ def run_config(a, work, path, Ngx, conf, backend, nginx_t):
             why = f"a documented difference from NGINX Plus (docs/NGINX.md): {until[1:]}"
             skip(name, why + ("; now passes: remove the marker" if ok else f"; {detail[:160]}"))
         elif until:
-            why = f"expected to fail until branch {until} is merged{': ' + reason if reason else ''}"
+            why = f"expected to fail until {until} lands{': ' + reason if reason else ''}"
             skip(name, why + ("; now passes: remove the marker" if ok else f"; {detail[:160]}"))
         else:
             check(ok, name, detail)

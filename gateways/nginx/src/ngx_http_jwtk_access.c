@@ -86,6 +86,38 @@ ngx_http_jwtk_verifier(ngx_http_jwtk_loc_conf_t *jcf, ngx_http_jwtk_ctx_t *ctx)
 }
 
 
+/*
+ * Verifies the token; for an encrypted token (auth_jwt_type encrypted) its
+ * decrypted claims are copied for $jwt_payload at once (libjwtk's results
+ * live until the worker's next verification).
+ */
+static int
+ngx_http_jwtk_verify(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
+    ngx_http_jwtk_ctx_t *ctx, jwtk_ctx *jctx, ngx_str_t *token)
+{
+    jwtk_claims  claims, *out;
+    int          st;
+
+    out = NULL;
+
+    if (jcf->type == NGX_HTTP_JWTK_TYPE_ENCRYPTED) {
+        claims.struct_size = sizeof(jwtk_claims);
+        out = &claims;
+    }
+
+    st = jwtk_verify(ngx_http_jwtk_verifier(jcf, ctx), jctx,
+                     (const char *) token->data, token->len, 0, out);
+
+    if (st == JWTK_OK && out != NULL && claims.claims_json.ptr != NULL
+        && ngx_http_jwtk_copy_payload(r, ctx, &claims.claims_json) != NGX_OK)
+    {
+        return JWTK_E_NULL;
+    }
+
+    return st;
+}
+
+
 /* The Authorization header's bearer token: libjwtk's one grammar. */
 static ngx_int_t
 ngx_http_jwtk_bearer(ngx_table_elt_t *h, ngx_str_t *token)
@@ -240,8 +272,7 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    st = jwtk_verify(ngx_http_jwtk_verifier(jcf, ctx), jctx,
-                     (const char *) token.data, token.len, 0, NULL);
+    st = ngx_http_jwtk_verify(r, jcf, ctx, jctx, &token);
 
     if (st == JWTK_UNKNOWN_KID && !ctx->refetch
         && ngx_http_jwtk_refetch_for_kid(jcf->policy, ctx))
@@ -260,8 +291,7 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
         }
 
         if (rc == NGX_OK) {
-            st = jwtk_verify(ngx_http_jwtk_verifier(jcf, ctx), jctx,
-                             (const char *) token.data, token.len, 0, NULL);
+            st = ngx_http_jwtk_verify(r, jcf, ctx, jctx, &token);
         }
     }
 

@@ -110,16 +110,84 @@ ngx_http_jwtk_new_keystore(jwtk_keystore **ks)
  */
 int
 ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
-    jwtk_ctx *ctx)
+    ngx_uint_t decrypt, jwtk_ctx *ctx, ngx_uint_t *decrypting)
 {
     /*
      * NGINX Plus loads HMAC secrets shorter than the hash output: the Plus
      * directives do too, each with a warning in ctx's message (logged at
      * configuration); jwt-kernel's own directives keep refusing them.
      */
-    return jwtk_keystore_load_jwks_flags(ks, NULL, 0, docs, n,
-                                         JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS,
-                                         ctx);
+    static const unsigned int  flags = JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS;
+
+    jwtk_str    *verify;
+    size_t       i, m;
+    u_char      *decrypts;
+    ngx_uint_t   ndecrypt;
+    int          st;
+
+    if (decrypting != NULL) {
+        *decrypting = 0;
+    }
+
+    if (!decrypt) {
+        return jwtk_keystore_load_jwks_flags(ks, NULL, 0, docs, n, flags,
+                                             ctx);
+    }
+
+    /*
+     * Decryption keys (auth_jwt_type encrypted | nested) come from the same
+     * key files and answers, as in NGINX Plus: each document is offered as
+     * a decryption key set too (a document of public keys holds none and
+     * changes nothing). libjwtk keeps one decryption key set per keystore:
+     * the last document here that holds any.
+     */
+    decrypts = ngx_alloc(n, ngx_cycle->log);
+    if (decrypts == NULL) {
+        return JWTK_E_NULL;
+    }
+
+    ndecrypt = 0;
+
+    for (i = 0; i < n; i++) {
+        decrypts[i] = jwtk_keystore_load_decryption_keys(ks, docs[i].ptr,
+                                                         docs[i].len, NULL)
+                      == JWTK_OK;
+        ndecrypt += decrypts[i];
+    }
+
+    if (decrypting != NULL) {
+        *decrypting = ndecrypt;     /* documents holding decryption keys */
+    }
+
+    st = jwtk_keystore_load_jwks_flags(ks, NULL, 0, docs, n, flags, ctx);
+
+    if (st == JWTK_OK || ndecrypt == 0) {
+        ngx_free(decrypts);
+        return st;
+    }
+
+    /* Some documents hold decryption keys only: the others are the
+     * verification keys (none: a level of decryption keys only). */
+    verify = ngx_alloc(n * sizeof(jwtk_str), ngx_cycle->log);
+    if (verify == NULL) {
+        ngx_free(decrypts);
+        return JWTK_E_NULL;
+    }
+
+    for (i = 0, m = 0; i < n; i++) {
+        if (!decrypts[i]) {
+            verify[m++] = docs[i];
+        }
+    }
+
+    st = m == 0 ? JWTK_OK
+                : jwtk_keystore_load_jwks_flags(ks, NULL, 0, verify, m, flags,
+                                                ctx);
+
+    ngx_free(verify);
+    ngx_free(decrypts);
+
+    return st;
 }
 
 
@@ -195,7 +263,7 @@ ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_http_jwtk_key_source_t *kf,
  */
 static void
 ngx_http_jwtk_key_files_refused(ngx_conf_t *cf, ngx_array_t *key_files,
-    ngx_array_t *files, jwtk_ctx *ctx, int st)
+    ngx_array_t *files, ngx_uint_t decrypt, jwtk_ctx *ctx, int st)
 {
     ngx_str_t                    together, *file = files->elts;
     ngx_uint_t                   i;
@@ -220,7 +288,7 @@ ngx_http_jwtk_key_files_refused(ngx_conf_t *cf, ngx_array_t *key_files,
 
         doc.ptr = (const char *) file[i].data;
         doc.len = file[i].len;
-        one = ngx_http_jwtk_load_keys(scratch, &doc, 1, ctx);
+        one = ngx_http_jwtk_load_keys(scratch, &doc, 1, decrypt, ctx, NULL);
         jwtk_keystore_free(scratch);
 
         if (one != JWTK_OK) {
@@ -276,7 +344,7 @@ ngx_http_jwtk_free_bodies(void *data)
 /* Publishes the level's files and every subrequest answer held. */
 static int
 ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys,
-    jwtk_ctx *ctx)
+    jwtk_ctx *ctx, ngx_uint_t *decrypting)
 {
     ngx_uint_t                    i, n, total;
     ngx_str_t                    *file;
@@ -319,7 +387,8 @@ ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys,
         return JWTK_OK;
     }
 
-    return ngx_http_jwtk_load_keys(keys->keystore, docs, n, ctx);
+    return ngx_http_jwtk_load_keys(keys->keystore, docs, n, keys->decrypt,
+                                   ctx, decrypting);
 }
 
 
@@ -419,6 +488,7 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_key_source_t  **kf;
     ngx_pool_cleanup_t           *cln;
     ngx_array_t                  *fixed_files;
+    ngx_uint_t                    decrypting;
     jwtk_ctx                     *ctx;
     int                           st;
 
@@ -459,6 +529,10 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
     cln->handler = ngx_http_jwtk_free_bodies;
     cln->data = keys->requests;
+    /* (the http level is never merged: its type may be unset, signed) */
+    keys->decrypt = (conf->type == NGX_HTTP_JWTK_TYPE_ENCRYPTED
+                     || conf->type == NGX_HTTP_JWTK_TYPE_NESTED);
+    keys->fixed = fixed_files;
 
     if (ngx_http_jwtk_sort_sources(cf, conf, keys, fixed_files)
         != NGX_CONF_OK)
@@ -467,21 +541,33 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
 
     if (keys->files->nelts != 0) {
-        st = ngx_http_jwtk_publish(cf->pool, keys, ctx);
+        st = ngx_http_jwtk_publish(cf->pool, keys, ctx, &decrypting);
         if (st != JWTK_OK) {
             ngx_http_jwtk_key_files_refused(cf, fixed_files, keys->files,
-                                            ctx, st);
+                                            keys->decrypt, ctx, st);
             return NGX_CONF_ERROR;
         }
 
-        if (jwtk_ctx_errmsg(ctx)[0] != '\0') {
-            kf = fixed_files->elts;
+        kf = fixed_files->elts;
+
+        if (jwtk_ctx_errmsg(ctx)[0] != '\0' && decrypting == 0) {
             ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0]->place, 0,
                                       "auth_jwt_key_file \"%V\"%s: some keys "
                                       "were skipped: %s", &kf[0]->name,
                                       fixed_files->nelts > 1
                                       ? " (and this level's other key files)"
                                       : "", jwtk_ctx_errmsg(ctx));
+
+        } else if (jwtk_ctx_errmsg(ctx)[0] != '\0') {
+            ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0]->place, 0,
+                                      "auth_jwt_key_file \"%V\"%s: the "
+                                      "decryption keys of auth_jwt_type "
+                                      "encrypted or nested load from %ui of "
+                                      "these files; as verification keys: %s",
+                                      &kf[0]->name,
+                                      fixed_files->nelts > 1
+                                      ? " (and this level's other key files)"
+                                      : "", decrypting, jwtk_ctx_errmsg(ctx));
         }
 
     } else {
@@ -760,7 +846,7 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
     if (ctx->set != NULL) {
         st = ngx_http_jwtk_load_set(r, keys, ctx->set, jctx);
     } else {
-        st = ngx_http_jwtk_publish(r->pool, keys, jctx);
+        st = ngx_http_jwtk_publish(r->pool, keys, jctx, NULL);
     }
 
     ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
@@ -878,4 +964,42 @@ ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data,
     ctx->key_result = NGX_OK;
 
     return rc;
+}
+
+
+/*
+ * A location with auth_jwt_type encrypted or nested on key sources declared
+ * at a signed level: from now on their documents hold decryption keys too;
+ * the fixed key files are loaded again so.
+ */
+char *
+ngx_http_jwtk_enable_decryption(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
+{
+    ngx_http_jwtk_keys_t  *keys = conf->keys;
+    jwtk_ctx              *ctx;
+    int                    st;
+
+    if (keys->decrypt) {
+        return NGX_CONF_OK;
+    }
+
+    keys->decrypt = 1;
+
+    if (keys->files == NULL) {
+        return NGX_CONF_OK;
+    }
+
+    ctx = ngx_http_jwtk_conf_ctx(cf);
+    if (ctx == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    st = ngx_http_jwtk_publish(cf->pool, keys, ctx, NULL);
+    if (st != JWTK_OK) {
+        ngx_http_jwtk_key_files_refused(cf, keys->fixed, keys->files, 1, ctx,
+                                        st);
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
 }

@@ -30,8 +30,8 @@ static char *ngx_http_jwtk_words(ngx_conf_t *cf, ngx_command_t *cmd,
 
 static ngx_conf_enum_t  ngx_http_jwtk_types[] = {
     { ngx_string("signed"), NGX_HTTP_JWTK_TYPE_SIGNED },
-    { ngx_string("encrypted"), 1 },
-    { ngx_string("nested"), 2 },
+    { ngx_string("encrypted"), NGX_HTTP_JWTK_TYPE_ENCRYPTED },
+    { ngx_string("nested"), NGX_HTTP_JWTK_TYPE_NESTED },
     { ngx_null_string, 0 }
 };
 
@@ -679,26 +679,13 @@ ngx_http_jwtk_auth_jwt(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
-/* auth_jwt_type: Plus's three words, of which only "signed" (JWS) is
- * supported. */
+/* auth_jwt_type signed | encrypted | nested: libjwtk's "token_type"; the
+ * decryption keys come from the same key sources (ngx_http_jwtk_load_keys).
+ */
 static char *
 ngx_http_jwtk_type(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
-    ngx_http_jwtk_loc_conf_t  *jcf = conf;
-
-    char  *rv;
-
-    rv = ngx_conf_set_enum_slot(cf, cmd, conf);
-    if (rv != NGX_CONF_OK) {
-        return rv;
-    }
-
-    if (jcf->type != NGX_HTTP_JWTK_TYPE_SIGNED) {
-        return "is not supported: jwt-kernel verifies signed tokens (JWS) "
-               "only, JWE (encrypted or nested) is not supported";
-    }
-
-    return NGX_CONF_OK;
+    return ngx_conf_set_enum_slot(cf, cmd, conf);
 }
 
 

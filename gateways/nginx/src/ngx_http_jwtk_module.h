@@ -34,7 +34,10 @@
 #include <ngx_http.h>
 #include <jwtk.h>
 
-#define NGX_HTTP_JWTK_TYPE_SIGNED 0
+/* auth_jwt_type */
+#define NGX_HTTP_JWTK_TYPE_SIGNED     0
+#define NGX_HTTP_JWTK_TYPE_ENCRYPTED  1
+#define NGX_HTTP_JWTK_TYPE_NESTED     2
 
 /*
  * At most one refetch of a location's key subrequests per this many seconds
@@ -114,6 +117,8 @@ typedef struct {
     ngx_array_t   *sources;     /* ngx_http_jwtk_key_source_t *: resolved
                                    per request (a source has variables);
                                    NULL: the sources are fixed */
+    ngx_array_t   *fixed;       /* ngx_http_jwtk_key_source_t *: the fixed
+                                   key files' directives (their places) */
     time_t         kid_refetch; /* this worker's last refetch for a kid */
     ngx_str_t      url;         /* jwtk_key_url (pull mode) */
     ngx_uint_t     pull;        /* fetched by libjwtk's refresher */
@@ -122,6 +127,9 @@ typedef struct {
     jwtk_verifier *first;       /* a verifier on this keystore (counters) */
     jwtk_stats     last;        /* this worker's counters, last published */
     unsigned       subrequests:1;   /* any auth_jwt_key_request */
+    unsigned       decrypt:1;       /* a location with auth_jwt_type
+                                       encrypted or nested uses it: the
+                                       documents hold decryption keys too */
 } ngx_http_jwtk_keys_t;
 
 /* One location's verifier. */
@@ -232,6 +240,8 @@ typedef struct {
                                    NGX_AGAIN (running) */
     ngx_http_jwtk_set_t *set;   /* the key set chosen (variables in key
                                    sources), NULL: the level's keystore */
+    ngx_str_t    payload;       /* $jwt_payload: an encrypted token's
+                                   decrypted claims */
     unsigned     done:1;
     unsigned     fetched:1;     /* a key source gave a new document */
     unsigned     refetch:1;     /* fetching again for an unknown kid: every
@@ -275,7 +285,9 @@ char *ngx_http_jwtk_build_keys(ngx_conf_t *cf,
     ngx_http_jwtk_loc_conf_t *conf);
 int ngx_http_jwtk_new_keystore(jwtk_keystore **ks);
 int ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
-    jwtk_ctx *ctx);
+    ngx_uint_t decrypt, jwtk_ctx *ctx, ngx_uint_t *decrypting);
+char *ngx_http_jwtk_enable_decryption(ngx_conf_t *cf,
+    ngx_http_jwtk_loc_conf_t *conf);
 ngx_int_t ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
     ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx);
 ngx_uint_t ngx_http_jwtk_refetch_for_kid(ngx_http_jwtk_policy_t *policy,
@@ -309,6 +321,8 @@ char *ngx_http_jwtk_claim_set(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 ngx_int_t ngx_http_jwtk_copy_values(ngx_http_request_t *r,
     ngx_http_jwtk_main_conf_t *mcf, ngx_http_jwtk_ctx_t *ctx, jwtk_ctx *jctx);
+ngx_int_t ngx_http_jwtk_copy_payload(ngx_http_request_t *r,
+    ngx_http_jwtk_ctx_t *ctx, jwtk_str *json);
 
 /* ngx_http_jwtk_status.c */
 ngx_int_t ngx_http_jwtk_status_init_zone(ngx_conf_t *cf,

@@ -278,6 +278,12 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
         return NGX_CONF_ERROR;
     }
 
+    if (conf->type != NGX_HTTP_JWTK_TYPE_SIGNED
+        && ngx_http_jwtk_enable_decryption(cf, conf) != NGX_CONF_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
     ngx_http_jwtk_literal(&j, "{");
 
     if (conf->provider != NULL) {
@@ -329,6 +335,15 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
         }
 
         ngx_http_jwtk_literal(&j, "]");
+    }
+
+    if (conf->type != NGX_HTTP_JWTK_TYPE_SIGNED) {
+        ngx_http_jwtk_member(&j, "token_type");
+        if (conf->type == NGX_HTTP_JWTK_TYPE_NESTED) {
+            ngx_http_jwtk_literal(&j, "\"nested\"");
+        } else {
+            ngx_http_jwtk_literal(&j, "\"encrypted\"");
+        }
     }
 
     ngx_http_jwtk_member_number(&j, "leeway", conf->leeway);

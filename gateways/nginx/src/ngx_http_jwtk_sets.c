@@ -409,7 +409,8 @@ ngx_http_jwtk_load_set(ngx_http_request_t *r, ngx_http_jwtk_keys_t *keys,
         }
     }
 
-    return ngx_http_jwtk_load_keys(set->keystore, docs, n, jctx);
+    return ngx_http_jwtk_load_keys(set->keystore, docs, n, keys->decrypt,
+                                   jctx, NULL);
 }
 
 

@@ -27,6 +27,8 @@ static ngx_int_t ngx_http_jwtk_value_variable(ngx_http_request_t *r,
     ngx_http_variable_value_t *v, uintptr_t data);
 static ngx_int_t ngx_http_jwtk_status_variable(ngx_http_request_t *r,
     ngx_http_variable_value_t *v, uintptr_t data);
+static ngx_int_t ngx_http_jwtk_payload_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data);
 
 static ngx_str_t  ngx_http_jwtk_claim_prefix = ngx_string("jwt_claim_");
 static ngx_str_t  ngx_http_jwtk_header_prefix = ngx_string("jwt_header_");
@@ -37,6 +39,7 @@ ngx_http_jwtk_add_variables(ngx_conf_t *cf)
 {
     ngx_http_variable_t  *v;
     ngx_str_t             status = ngx_string("jwtk_status");
+    ngx_str_t             payload = ngx_string("jwt_payload");
 
     v = ngx_http_add_variable(cf, &ngx_http_jwtk_claim_prefix,
                               NGX_HTTP_VAR_NOCACHEABLE|NGX_HTTP_VAR_PREFIX);
@@ -60,6 +63,13 @@ ngx_http_jwtk_add_variables(ngx_conf_t *cf)
     }
 
     v->get_handler = ngx_http_jwtk_status_variable;
+
+    v = ngx_http_add_variable(cf, &payload, NGX_HTTP_VAR_NOCACHEABLE);
+    if (v == NULL) {
+        return NGX_ERROR;
+    }
+
+    v->get_handler = ngx_http_jwtk_payload_variable;
 
     return NGX_OK;
 }
@@ -323,6 +333,15 @@ ngx_http_jwtk_copy_values(ngx_http_request_t *r,
 }
 
 
+/* $jwt_payload's value, as every variable's: control characters encoded. */
+ngx_int_t
+ngx_http_jwtk_copy_payload(ngx_http_request_t *r, ngx_http_jwtk_ctx_t *ctx,
+    jwtk_str *json)
+{
+    return ngx_http_jwtk_store(r, &ctx->payload, json);
+}
+
+
 static ngx_int_t
 ngx_http_jwtk_get(ngx_http_request_t *r, ngx_http_variable_value_t *v,
     ngx_uint_t index)
@@ -416,6 +435,33 @@ ngx_http_jwtk_status_variable(ngx_http_request_t *r,
 
     v->data = (u_char *) name;
     v->len = ngx_strlen(name);
+    v->valid = 1;
+    v->no_cacheable = 1;
+    v->not_found = 0;
+
+    (void) data;
+
+    return NGX_OK;
+}
+
+
+/* $jwt_payload (NGINX Plus's): the decrypted claims of an encrypted token
+ * (auth_jwt_type encrypted). */
+static ngx_int_t
+ngx_http_jwtk_payload_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data)
+{
+    ngx_http_jwtk_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r->main, ngx_http_jwtk_module);
+
+    if (ctx == NULL || ctx->payload.data == NULL) {
+        v->not_found = 1;
+        return NGX_OK;
+    }
+
+    v->data = ctx->payload.data;
+    v->len = ctx->payload.len;
     v->valid = 1;
     v->no_cacheable = 1;
     v->not_found = 0;
