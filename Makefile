@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test
+.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test apache-module apache-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -89,6 +89,16 @@ haproxy-module: deps
 # The HAProxy module in Debian's haproxy on loopback; ends with `haproxy: N passed, M failed`.
 haproxy-test: deps
 	./IntegrationTests/haproxy/run.sh
+
+# What install installs, plus PREFIX/lib/apache2/modules/mod_auth_jwtk.so, built with Debian's apxs flags
+# (apache2-dev; docs/APACHE.md).
+apache-module: deps
+	./gateways/apache/build.sh "$(PREFIX)"
+
+# The Apache module in Debian's apache2 on loopback (event, worker, prefork, valgrind, beside mod_auth_openidc);
+# ends with `apache: N passed, M failed`. LOAD=3 adds the wrk comparison.
+apache-test: deps
+	./IntegrationTests/apache/run.sh $(if $(LOAD),--load $(LOAD))
 
 # The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
 clib-test: deps

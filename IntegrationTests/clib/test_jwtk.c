@@ -99,6 +99,7 @@ static const struct status_row statuses[] = {
     {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},
     {JWTK_KEYS_UNAVAILABLE, "keys_unavailable", 503, 0},
     {JWTK_CLAIM_REQUIREMENT_FAILED, "claim_requirement_failed", 403, 2},
+    {JWTK_DECRYPTION_FAILED, "decryption_failed", 401, 1},
     {JWTK_MALFORMED_KEY, "malformed_key", 500, 0}, {JWTK_UNSUPPORTED_KEY_TYPE, "unsupported_key_type", 500, 0},
     {JWTK_WEAK_KEY, "weak_key", 500, 0}, {JWTK_COMPROMISED_KEY, "compromised_key", 500, 0},
     {JWTK_WRONG_KEY_USE, "wrong_key_use", 500, 0}, {JWTK_AMBIGUOUS_KID, "ambiguous_kid", 500, 0},
@@ -111,7 +112,7 @@ static const struct status_row statuses[] = {
     {JWTK_E_CONFIG, "bad_config", 500, 0}, {JWTK_E_STRUCT_SIZE, "bad_struct_size", 500, 0},
     {JWTK_E_NO_TOKEN, "no_token", 500, 0}, {JWTK_E_UNAVAILABLE, "not_available", 500, 0},
     {JWTK_E_RANGE, "out_of_range", 500, 0}, {JWTK_E_SYNTAX, "bad_syntax", 500, 0},
-    {21, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
+    {22, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
     {INT32_MAX, "unknown", 500, 0}, {INT32_MIN, "unknown", 500, 0},
 };
 
@@ -549,11 +550,11 @@ static void test_claim_requirements_config(void) {
          "{\"pointer\":\"/https:~1~1example.com~1roles\",\"contains_any\":[\"admin\"]},"
          "{\"pointer\":\"/email_verified\",\"equals\":true},{\"pointer\":\"/plan\",\"one_of\":[\"pro\",\"team\",1,2.5e3]}]",
          JWTK_OK, ""},
-        {"{}", JWTK_E_CONFIG, "claims: expected an array"},
+        {"{}", JWTK_E_CONFIG, "\"claims\": expected an array"},
         {"[\"/scope\"]", JWTK_E_CONFIG, "claims[0]: expected an object"},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\"},{\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[1]: \"pointer\" is required"},
         {"[{\"pointer\":\"/a\"}]", JWTK_E_CONFIG, "claims[0]: give one of equals, one_of, contains_all, contains_any"},
-        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown config key \"claims[0].equal\""},
+        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown member \"claims[0].equal\""},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\",\"one_of\":[\"y\"]}]", JWTK_E_CONFIG, "one condition per requirement"},
         {"[{\"pointer\":\"/a\",\"equals\":null}]", JWTK_E_CONFIG, "claims[0].equals: expected a string, number or boolean"},
         {"[{\"pointer\":\"/a\",\"equals\":[\"x\"]}]", JWTK_E_CONFIG, "claims[0].equals: expected a string"},
@@ -671,6 +672,52 @@ static void test_claim_requirements_verdicts(void) {
     jwtk_verifier_free(v);
     jwtk_verifier_free(cached);
     jwtk_keystore_free(ks);
+    jwtk_ctx_free(ctx);
+}
+
+/* jwtk_check_claims: a claims-only verifier's requirements against the ctx's last verified token (another
+ * verifier's), as a host's authorization step after authentication uses it; the claim values stay valid. */
+static void test_check_claims(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_keystore *empty = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v, *scope_read, *scope_write, *tier, *none;
+    jwtk_str value = {NULL, 0};
+    int type = 0;
+    minted t;
+    jwtk_keystore_new(&empty);
+    jwtk_ctx_new(&ctx);
+    v = verifier_with(ks, BASE_CONFIG);
+    scope_read = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"read\"]}]}");
+    scope_write = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"write\"]}]}");
+    tier = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/org/tier\",\"one_of\":[2,3]}]}");
+    none = verifier_with(empty, "{}");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_E_NO_TOKEN, "no verification yet");
+    t = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,"
+                   "\"scope\":\"openid read\",\"org\":{\"tier\":3.0},\"sub\":\"u1\"}");
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "verify");
+    CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, &value, &type), JWTK_OK, "sub");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_OK, "scope holds read");
+    CHECK_STATUS(jwtk_check_claims(tier, ctx), JWTK_OK, "3.0 is one of 2, 3");
+    CHECK_STATUS(jwtk_check_claims(none, ctx), JWTK_OK, "no requirement");
+    CHECK_STATUS(jwtk_check_claims(scope_write, ctx), JWTK_CLAIM_REQUIREMENT_FAILED, "no write");
+    CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /scope contains_all: a claim lacks a value it must contain")
+          == 0,
+          "errmsg names the requirement: %s", jwtk_ctx_errmsg(ctx));
+    CHECK(value.len == 2 && memcmp(value.ptr, "u1", 2) == 0, "the claim value stays valid after the checks");
+    CHECK_STATUS(jwtk_check_claims(NULL, ctx), JWTK_E_NULL, "NULL verifier");
+    CHECK_STATUS(jwtk_check_claims(scope_read, NULL), JWTK_E_NULL, "NULL ctx");
+    CHECK_STATUS(jwtk_check_claims((jwtk_verifier *) ctx, ctx), JWTK_E_HANDLE, "a ctx as the verifier");
+    CHECK_STATUS(jwtk_verify(v, ctx, "x.y.z", 5, NOW, NULL), JWTK_MALFORMED, "a failed verification");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_E_NO_TOKEN, "after a failed verification");
+    mint_free(t);
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(scope_read);
+    jwtk_verifier_free(scope_write);
+    jwtk_verifier_free(tier);
+    jwtk_verifier_free(none);
+    jwtk_keystore_free(ks);
+    jwtk_keystore_free(empty);
     jwtk_ctx_free(ctx);
 }
 
@@ -1395,6 +1442,7 @@ int main(int argc, char **argv) {
     test_config();
     test_claim_requirements_config();
     test_claim_requirements_verdicts();
+    test_check_claims();
     test_verify_and_claims();
     test_claim_at();
     test_payload_segment();

@@ -30,6 +30,23 @@ enum KeySetFile {
         return merged
     }
 
+    /// `--decryption-keys` files, each read whole (a JWKS, a JWK or a PEM private key) into one
+    /// `DecryptionKeySet`; refused keys are reported as `--jwks` reports them.
+    static func loadDecryptionKeys(_ paths: [String]) throws -> DecryptionKeySet {
+        var keys: [DecryptionKey] = []
+        var rejected: [KeyError] = []
+        for path in paths {
+            let set: DecryptionKeySet
+            do { set = try DecryptionKeySet(try read(path)) } catch let error as KeyError {
+                throw ConfigurationError("\(path): invalid decryption key set: \(error)")
+            }
+            for refused in set.rejected { warn("\(path): skipped \(refused)") }
+            keys += set.keys
+            rejected += set.rejected
+        }
+        return DecryptionKeySet(keys: keys, rejected: rejected)
+    }
+
     static func load(_ path: String, allowShortHMACSecrets: Bool = false) throws -> JWKSet {
         let set: JWKSet
         switch parse(try read(path), allowShortHMACSecrets: allowShortHMACSecrets) {

@@ -82,6 +82,7 @@ def _load():
         "jwtk_keystore_load_jwks_flags": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Str),
                                                          ctypes.c_size_t, ctypes.c_uint, handle]),
         "jwtk_keystore_start": (ctypes.c_int, [handle]),
+        "jwtk_keystore_load_decryption_keys": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, handle]),
         "jwtk_verifier_new": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, handle, ctypes.POINTER(handle)]),
         "jwtk_verifier_new_ex": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, handle, handle, ctypes.POINTER(handle)]),
         "jwtk_verifier_free": (None, [handle]),
@@ -233,6 +234,17 @@ class KeyStore:
         else:
             rc = lib.jwtk_keystore_load_jwks_ex(self._h, iss, 0 if iss is None else len(iss), data, len(data),
                                                 ctx._h)
+        if rc != OK:
+            raise JWTKError(rc, ctx.errmsg)
+        return ctx.errmsg
+
+    def load_decryption_keys(self, document):
+        """Loads JWE decryption keys (a JWKS or JWK with private keys, or one PEM private key) for verifiers
+        whose config has "token_type": "nested" or "encrypted"; returns the refused keys' description.
+        Raises JWTKError (old keys kept) when the document holds no usable decryption key."""
+        data = _bytes(document)
+        ctx = Context()
+        rc = lib.jwtk_keystore_load_decryption_keys(self._h, data, len(data), ctx._h)
         if rc != OK:
             raise JWTKError(rc, ctx.errmsg)
         return ctx.errmsg

@@ -331,6 +331,40 @@ class BindingTests(unittest.TestCase):
         self.assertEqual(failures, [])
 
 
+class EncryptedTokenTests(unittest.TestCase):
+    """token_type nested and encrypted over jwcrypto's tokens (Tests/JWTKernelTests/Fixtures/jwe)."""
+
+    def setUp(self):
+        self.fixture = json.loads((ROOT / "Tests/JWTKernelTests/Fixtures/jwe/jwcrypto.json").read_text())
+        self.ks = jwtk.KeyStore()
+        self.ks.load_jwks(json.dumps(self.fixture["verification_keys"]))
+        self.ctx = jwtk.Context()
+
+    def test_nested_and_encrypted(self):
+        policy = {"issuers": ["https://issuer.example"], "audiences": ["jwe-tests"]}
+        nested = jwtk.Verifier(dict(policy, token_type="nested"), self.ks)
+        encrypted = jwtk.Verifier(dict(policy, token_type="encrypted"), self.ks)
+        token = self.fixture["nested"][0]["token"]
+        self.assertEqual(nested.verify(self.ctx, token, now=1800000000).name, "keys_unavailable")
+        with self.assertRaises(jwtk.JWTKError) as e:
+            self.ks.load_decryption_keys(json.dumps(self.fixture["verification_keys"]))
+        self.assertEqual(e.exception.name, "not_a_key_set")
+        self.assertEqual(self.ks.load_decryption_keys(json.dumps(self.fixture["decryption_keys"])), "")
+        for case in self.fixture["nested"][::7]:
+            result = nested.verify(self.ctx, case["token"], now=1800000000)
+            self.assertTrue(result.ok, f"{case['alg']} {case['enc']}: {result}")
+            self.assertEqual(result.claims.sub, "user-1")
+            self.assertEqual(self.ctx.claim("aud")[1], "jwe-tests")
+        for case in self.fixture["encrypted"][::7]:
+            result = encrypted.verify(self.ctx, case["token"], now=1800000000)
+            self.assertTrue(result.ok, f"{case['alg']} {case['enc']}: {result}")
+            self.assertEqual(result.claims.iss, "https://issuer.example")
+        bad = token[:-6] + ("A" if token[-6] != "A" else "B") + token[-5:]
+        self.assertEqual(nested.verify(self.ctx, bad, now=1800000000).name, "decryption_failed")
+        self.assertEqual(jwtk.status_name(21), "decryption_failed")
+        self.assertEqual(jwtk.status_http(21), 401)
+
+
 class PullModeTests(unittest.TestCase):
     """Pull mode through the binding, keys served by a real loopback HTTP server (jwks_server.py)."""
 

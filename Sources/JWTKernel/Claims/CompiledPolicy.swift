@@ -6,7 +6,8 @@ import Glibc
 
 /// A `ClaimsPolicy` turned into bytes once, so each check on the hot path is
 /// a comparison against prepared data rather than a String conversion.
-struct CompiledPolicy: Sendable {
+@_spi(Internals)
+public struct CompiledPolicy: Sendable {
     let algorithms: AlgorithmSet
     let issuers: [[UInt8]]
     let audiences: [[UInt8]]
@@ -16,9 +17,9 @@ struct CompiledPolicy: Sendable {
     let requireExpiration: Bool
     let rejectIssuedInFuture: Bool
     let maxAge: Int64?
-    let requiredClaims: [[UInt8]]
+    public let requiredClaims: [[UInt8]]
     /// `requiredClaims` as name keys, matched against each member's key.
-    let requiredKeys: [JSONNameKey]
+    public let requiredKeys: [JSONNameKey]
     /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
     let expectedType: [UInt8]?
     let expectedNonce: [UInt8]?
@@ -92,7 +93,7 @@ struct CompiledPolicy: Sendable {
     }
 
     /// Claims against the policy at time `now`: time first, then identity claims.
-    func check(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, now: Int64) throws(JWTError) {
+    public func check(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, now: Int64) throws(JWTError) {
         try checkTimes(c, now: now)
         try checkIdentity(c, in: claims)
     }

@@ -22,7 +22,8 @@ public struct RegisteredClaims: Sendable {
     /// Bit i set when `CompiledPolicy.requiredClaims[i]` is present.
     var requiredPresent: UInt64 = 0
 
-    static func read(
+    @_spi(Internals)
+    public static func read(
         _ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]]
     ) throws(JWTError) -> RegisteredClaims {
         // `recording: nil` folds the requirement test out of this copy of the member loop: a policy without

@@ -1,6 +1,6 @@
 /// JSON Web Key import (RFC 7517, RFC 7518 §6, RFC 8037 §2).
 extension VerificationKey {
-    /// A single JWK. Private members (`d`, `p`, ...) are ignored: only the public part is used.
+    /// A single JWK: a public key or an HMAC secret. A private key (`d`) is refused: it is a decryption key.
     /// `allowShortHMACSecrets`: an `oct` key shorter than its hash output loads (see `init(hmacSecret:)`).
     public convenience init(jwk: JSONValue, allowShortHMACSecrets: Bool = false) throws(KeyError) {
         guard case .object = jwk else { throw KeyError(.malformed, "JWK is not a JSON object") }
@@ -38,6 +38,10 @@ extension VerificationKey {
             algorithm = alg
         } else {
             algorithm = nil
+        }
+        // A JWK with a private part is a decryption (or signing) key: it never verifies (`DecryptionKey` takes it).
+        if jwk["d"] != nil {
+            throw KeyError(.wrongUse, kid: kid, "JWK holds a private key (\"d\"): publish its public part to verify")
         }
         if let use = try member("use"), use != "sig" {
             throw KeyError(.wrongUse, kid: kid, "\"use\" is \"\(use)\", not \"sig\"")

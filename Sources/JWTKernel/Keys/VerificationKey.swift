@@ -9,7 +9,7 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
     public let algorithms: AlgorithmSet
 
     let material: Material
-    let kidBytes: [UInt8]
+    @_spi(Internals) public let kidBytes: [UInt8]
     let kidHash: UInt64
     /// The exact signature length this key's algorithms produce (0 for HMAC, whose tag length depends on the alg).
     let signatureLength: Int

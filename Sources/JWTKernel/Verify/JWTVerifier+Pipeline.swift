@@ -13,14 +13,7 @@ extension JWTVerifier {
             let key = try checkSignature(
                 segments.jws, header: header, headerJSON: headerJSON, signature: segments.signature,
                 contexts: scratch.contexts)
-            let claims: RegisteredClaims
-            if compiled.hasRequirements {
-                claims = try compiled.readAndCheckRequirements(payload, at: now, clock: clock)
-            } else {
-                claims = try RegisteredClaims.read(
-                    payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
-                try compiled.check(claims, in: payload, now: now ?? clock.now())
-            }
+            let claims = try readAndCheckClaims(payload, at: now)
             // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
             withExtendedLifetime(key) {
                 body(
@@ -29,6 +22,19 @@ extension JWTVerifier {
                         kidSpan: header.kid, typSpan: header.typ))
             }
         }
+    }
+
+    /// The claims step (9 and 10): read the claims in one strict pass and check them against the policy. Also
+    /// the whole check of an encrypted-only JWE's claims (`verifyEncrypted`), so both judge claims alike.
+    @inline(__always)
+    func readAndCheckClaims(_ payload: UnsafeRawBufferPointer, at now: Int64?) throws(JWTError) -> RegisteredClaims {
+        if compiled.hasRequirements {
+            return try compiled.readAndCheckRequirements(payload, at: now, clock: clock)
+        }
+        let claims = try RegisteredClaims.read(
+            payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+        try compiled.check(claims, in: payload, now: now ?? clock.now())
+        return claims
     }
 
     struct SignedParts {

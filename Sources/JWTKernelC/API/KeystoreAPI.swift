@@ -3,7 +3,7 @@ import CJWTK
 @c @implementation
 public func jwtk_keystore_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     guard let out else { return JWTK_E_NULL }
-    out.pointee = Handle.make(Keystore(), .keystore)
+    out.pointee = Handle.make(KeystoreState(), .keystore)
     return JWTK_OK
 }
 
@@ -49,7 +49,7 @@ public func jwtk_keystore_load_jwks_flags(
 
 @c @implementation
 public func jwtk_keystore_start(_ ks: OpaquePointer?) -> Int32 {
-    guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
+    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
     keystore.start()
     return JWTK_OK
 }
@@ -84,7 +84,29 @@ private func loadMany(
     }
 }
 
-/// Checks every argument, then parses and publishes (see Keystore.load).
+@c @implementation
+public func jwtk_keystore_load_decryption_keys(
+    _ ks: OpaquePointer?, _ document: UnsafePointer<CChar>?, _ length: Int, _ ctx: OpaquePointer?
+) -> Int32 {
+    let context: ContextState?
+    switch optionalContext(ctx) {
+    case .success(let c): context = c
+    case .failure(let e): return e.status
+    }
+    context?.clearMessage()
+    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
+    switch InputBytes.required(document, length, limit: InputLimits.keySet) {
+    case .success(let bytes):
+        let outcome = keystore.loadDecryptionKeys(bytes)
+        context?.setMessage(outcome.message)
+        return outcome.status
+    case .failure(let e):
+        context?.setMessage("keys: \(StatusTable.text(e.status))")
+        return e.status
+    }
+}
+
+/// Checks every argument, then parses and publishes (see KeystoreState.load).
 private func loadKeys(
     _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,
     _ jwks: UnsafePointer<CChar>?, _ jwksLength: Int, _ ctx: OpaquePointer?
@@ -98,7 +120,7 @@ private func loadKeys(
 }
 
 /// The common part of the load functions: the context, the keystore and the issuer checked in the
-/// header's order, then `documents` (the caller's views, checked), then Keystore.load.
+/// header's order, then `documents` (the caller's views, checked), then KeystoreState.load.
 private func loadKeys(
     _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int, _ ctx: OpaquePointer?,
     allowShortHMACSecrets: Bool = false, documents: () -> Result<[UnsafeRawBufferPointer], StatusError>
@@ -109,7 +131,7 @@ private func loadKeys(
     case .failure(let e): return e.status
     }
     context?.clearMessage()
-    guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
+    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
     var name: String?
     if issuer != nil || issuerLength != 0 {
         switch InputBytes.text(issuer, issuerLength, limit: InputLimits.issuer) {
