@@ -1010,8 +1010,9 @@ map $jwt_claim_scope $valid_scope {   #map rule 3:
         f.write('{"keys":\n    [{\n        "k":"ZmFudGFzdGljand0",\n        "kty":"oct",\n        "kid":"0001"\n    }]\n}\n')
     rc, out = nginx_t(w, conf(a, w, up + "\n" + guide_server(free_port(), """
        location /products/ { auth_jwt "API"; auth_jwt_key_file conf/fantastic.jwk; proxy_pass http://api_server; }""")))
-    print(f"note  guide's key.jwk (12-byte HMAC secret): nginx -t exit {rc}: "
-          f"{(out.strip().splitlines() or [''])[0][:200]}")
+    check(rc == 0 and "[warn]" in out and '"0001"' in out and "RFC 7518" in out,
+          "guide's key.jwk (12-byte HMAC secret): nginx -t accepts it, warning about the key and the rule",
+          f"exit {rc}: {out.strip()[-300:]}")
 
 
 def shutil_rm(path):
@@ -1236,7 +1237,8 @@ def part_key_sources(a, w, keys):
         "    location = /__up { return 204; }",
         f'    location /oidc/ {{ auth_jwt "api"; jwtk_oidc {good.issuer} cooldown=1s; {PROXY} }}',
         f'    location /mixup/ {{ auth_jwt "api"; jwtk_oidc {mixup.issuer}; {PROXY} }}',
-        f'    location /short/ {{ auth_jwt "api"; auth_jwt_key_file {w}-short.jwk; {PROXY} }}',
+        f'    location /short/ {{ auth_jwt "api"; auth_jwt_key_file {w}-short.jwk; '
+        f"add_header X-Exp $jwt_claim_exp always; add_header X-Nbf $jwt_claim_nbf always; {PROXY} }}",
         f'    location /short-oidc/ {{ auth_jwt "api"; jwtk_oidc {short_oidc.issuer}; {PROXY} }}',
         '    location /google/ { auth_jwt "api"; jwtk_provider google; jwtk_audience client-1; '
         f"auth_jwt_key_file {w}-keys.json; {PROXY} }}",
@@ -1250,6 +1252,13 @@ def part_key_sources(a, w, keys):
         expect(ngx, "auth_jwt_key_file: a 12-byte HMAC secret loads (as NGINX Plus)", "/short/a", 200, tok(short))
         expect(ngx, "auth_jwt_key_file: a token of another 12-byte secret is 401", "/short/a", 401,
                tok(short, sign_with=Key("0001", "HS256", b"fantasticjwu")))
+        # NumericDate fractions: compared toward refusal against the second, printed as the token wrote them.
+        st, h, _ = expect(ngx, "a fractional exp and nbf are read", "/short/a", 200,
+                          tok(short, exp=4133862000.875, nbf=1.5e9))
+        check(h.get("x-exp") == "4133862000.875" and h.get("x-nbf") == "1500000000.0",
+              "$jwt_claim_exp and $jwt_claim_nbf print fractions as the token wrote them", str(h))
+        expect(ngx, "an exp half a second into the current second is expired (the real time may be past it)",
+               "/short/a", 401, tok(short, exp=int(time.time()) + 0.5))
         warn = [line for line in ngx.log().splitlines() if "[warn]" in line and '"0001"' in line]
         check(len(warn) == 1 and "RFC 7518" in warn[0] and "12 bytes" in warn[0],
               "auth_jwt_key_file: one warning at configuration naming the key and the rule", "\n".join(warn)[-400:])
