@@ -552,8 +552,9 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
         if (jwtk_ctx_errmsg(ctx)[0] != '\0' && decrypting == 0) {
             ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0]->place, 0,
-                                      "auth_jwt_key_file \"%V\"%s: some keys "
-                                      "were skipped: %s", &kf[0]->name,
+                                      "auth_jwt_key_file \"%V\"%s: keys "
+                                      "skipped or loaded with a warning: %s",
+                                      &kf[0]->name,
                                       fixed_files->nelts > 1
                                       ? " (and this level's other key files)"
                                       : "", jwtk_ctx_errmsg(ctx));
@@ -864,7 +865,8 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
 
     if (jwtk_ctx_errmsg(jctx)[0] != '\0') {
         ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
-                      "jwtk: key sources: keys skipped: %s",
+                      "jwtk: key sources: keys skipped or loaded with a "
+                      "warning: %s",
                       jwtk_ctx_errmsg(jctx));
     }
 
