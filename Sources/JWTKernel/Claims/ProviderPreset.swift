@@ -53,7 +53,8 @@ public struct ProviderPreset: Sendable {
     /// Sign in with Apple. `audiences`: bundle ID or Services ID.
     public static func apple(audiences: [String], nonce: String? = nil) -> ProviderPreset {
         ProviderPreset(
-            provider: "apple", issuers: ["https://appleid.apple.com"], policy: .apple(audiences: audiences, nonce: nonce),
+            provider: "apple", issuers: ["https://appleid.apple.com"],
+            policy: .apple(audiences: audiences, nonce: nonce),
             keyURL: "https://appleid.apple.com/auth/keys",
             checks: ["aud = bundle/Services ID", "sub, iat present", "nonce (SHA-256 of the app's raw nonce) if given"])
     }

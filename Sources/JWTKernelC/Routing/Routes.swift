@@ -46,7 +46,8 @@ final class Routes: Sendable {
             ? IssuerConfiguration(issuer: KeystoreState.anyIssuer, policy: policy) : nil
         if fallback == nil {
             for accepted in policy.issuers where routed.insert(accepted).inserted {
-                issuers.append(IssuerConfiguration(issuer: accepted, policy: policy, keyIssuer: KeystoreState.anyIssuer))
+                issuers.append(
+                    IssuerConfiguration(issuer: accepted, policy: policy, keyIssuer: KeystoreState.anyIssuer))
             }
         }
         self.verifier = MultiIssuerVerifier(

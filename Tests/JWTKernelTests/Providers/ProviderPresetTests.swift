@@ -92,7 +92,8 @@ final class ProviderPresetAudienceTests: XCTestCase {
     /// where before the audience went unchecked and each verified.
     func testAPresetPolicyWithoutAudienceFailsClosed() throws {
         let cases: [(String, ClaimsPolicy)] = [
-            ("apple", .apple(audiences: [])), ("google", .google(audiences: [])), ("facebook", .facebook(audiences: [])),
+            ("apple", .apple(audiences: [])), ("google", .google(audiences: [])),
+            ("facebook", .facebook(audiences: [])),
         ]
         for (provider, policy) in cases {
             let tokens = try RealTokenTests.load().filter { $0.provider == provider }
