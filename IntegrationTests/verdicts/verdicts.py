@@ -1,0 +1,159 @@
+"""The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json) for the Python runners: the C
+library through bindings/python, the CLI (main() below), and the gateway drivers (nginx, Envoy, HAProxy,
+forward-auth, Apache). One comparison for all of them, so every front end is held to the same expectation
+and a documented difference (a case's "differs") is applied in one place.
+
+A front end answers a case with a dict holding what it can express (the CLI has no HTTP status, a gateway
+no status name unless it logs one):
+    {"valid": bool, "error": name or None, "http": int, "bearer_error": str or None,
+     "claims": {name or /pointer: value as a header shows it}}
+and `mismatches(front_end, case, answer)` lists what differs from the corpus ([] when it agrees).
+
+Standard library only (the runners run without PyPI)."""
+
+import functools
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+FIXTURES = os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway")
+PATH = os.path.join(FIXTURES, "verdicts.json")
+
+
+def load():
+    with open(PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def keys_path(configuration):
+    return os.path.join(FIXTURES, configuration["keys"])
+
+
+def expected(case, front_end, routed=False):
+    """The answer `front_end` owes for `case`: the corpus's, or its documented difference (a differs entry
+    naming this front end, or "routed" when the front end routes by issuer)."""
+    want = {k: case[k] for k in ("valid", "error", "http", "bearer_error")}
+    for d in case.get("differs", []):
+        if d["front_end"] == front_end or (routed and d["front_end"] == "routed"):
+            want.update({k: d[k] for k in ("valid", "error", "http", "bearer_error") if k in d})
+    return want
+
+
+def mismatches(front_end, case, answer, routed=False):
+    want = expected(case, front_end, routed)
+    out = []
+    for k, v in answer.items():
+        if k == "claims":
+            continue
+        if k in want and want[k] != v:
+            out.append(f"{k}: {v!r}, expected {want[k]!r}")
+    if want["valid"] and "claims" in answer:
+        for name, value in case.get("claims", {}).items():
+            if name in answer["claims"] and answer["claims"][name] != value:
+                out.append(f"claim {name}: {answer['claims'][name]!r}, expected {value!r}")
+    return out
+
+
+def header_value(value):
+    """A claim as a header shows it (jwtk_claim_at with JWTK_AT_JOIN): strings as they are, an array of
+    scalars joined by ',', anything else its compact JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
+        return ",".join(v if isinstance(v, str) else json.dumps(v) for v in value)
+    return json.dumps(value, separators=(",", ":"))
+
+
+def claim_of(claims, name):
+    """The value of `name` (a claim name, or an RFC 6901 pointer starting with /) in a claims dict."""
+    if not name.startswith("/"):
+        return claims.get(name)
+    node = claims
+    for step in name[1:].split("/"):
+        step = step.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or step not in node:
+            return None
+        node = node[step]
+    return node
+
+
+class KeyServer:
+    """The fixture directory over HTTP on loopback: the "jwks_url" mirror pulling front ends fetch."""
+
+    def __init__(self):
+        handler = functools.partial(Quiet, directory=FIXTURES)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def entry(self, configuration):
+        """The configuration as an issuer file entry pulling its keys from this server."""
+        return dict(configuration["config"], jwks_url=self.base + configuration["keys"])
+
+    def close(self):
+        self.server.shutdown()
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def run_cli(jwtk):
+    """Every case through `jwtk verify`, one process per configuration, tokens on stdin: --issuer-config with
+    the configuration as written plus a loopback "jwks_url" mirror (routed: an issuer file routes by iss);
+    HMAC secrets, which are never fetched, from --jwks with the configuration as options. The CLI has no HTTP
+    status or challenge: the verdict, the status name and the claims are checked."""
+    doc, server = load(), KeyServer()
+    passed, failed = 0, []
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    try:
+        for name, configuration in doc["configurations"].items():
+            cases = [c for c in doc["cases"] if c["configuration"] == name]
+            if configuration.get("secret"):
+                cfg = configuration["config"]
+                args = ["--jwks", keys_path(configuration)]
+                args += [a for i in cfg.get("issuers", []) for a in ("--iss", i)]
+                args += [a for i in cfg.get("audiences", []) for a in ("--aud", i)]
+                args += [a for i in cfg.get("algorithms", []) for a in ("--alg", i)]
+                routed = False
+            else:
+                path = os.path.join(tmp, f"verdicts-{os.getpid()}-{name}.json")
+                with open(path, "w") as f:
+                    json.dump({"issuers": [server.entry(configuration)]}, f)
+                args, routed = ["--issuer-config", path], True
+            proc = subprocess.run([jwtk, "verify", *args], input="".join(c["token"] + "\n" for c in cases),
+                                  capture_output=True, text=True, timeout=60)
+            lines = proc.stdout.splitlines()
+            if len(lines) != len(cases):
+                failed.append(f"{name}: {len(lines)} lines for {len(cases)} tokens (exit {proc.returncode}): "
+                              f"{proc.stderr.strip()[:300]}")
+                continue
+            for case, line in zip(cases, lines):
+                r = json.loads(line)
+                answer = {"valid": r["valid"], "error": r.get("error")}
+                if r["valid"]:
+                    answer["claims"] = {n: header_value(claim_of(r["claims"], n)) for n in case.get("claims", {})}
+                problems = mismatches("cli", case, answer, routed)
+                if problems:
+                    failed.append(f"{case['name']} [{name}]: {'; '.join(problems)}")
+                else:
+                    passed += 1
+    finally:
+        server.close()
+    for f in failed:
+        print("FAIL  cli:", f)
+    print(f"verdicts (cli): {passed} passed, {len(failed)} failed")
+    return not failed
+
+
+if __name__ == "__main__":
+    # python3 IntegrationTests/verdicts/verdicts.py cli PATH-TO-jwtk
+    if len(sys.argv) == 3 and sys.argv[1] == "cli":
+        sys.exit(0 if run_cli(sys.argv[2]) else 1)
+    print(__doc__)
+    sys.exit(2)
