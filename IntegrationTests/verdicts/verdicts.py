@@ -33,20 +33,22 @@ def keys_path(configuration):
     return os.path.join(FIXTURES, configuration["keys"])
 
 
-def expected(case, front_end, routed):
-    """The answer `front_end` owes for `case`: the corpus's, or its documented difference (a differs entry
-    naming this front end, or its group: "routed" when the front end routes by issuer, keys per issuer;
-    "unrouted" when it verifies with one key set for any issuer)."""
+def expected(case, front_end, groups=()):
+    """The answer `front_end` owes for `case`: the corpus's, or its documented difference, a differs entry
+    naming this front end or one of its groups: "routed" (it routes by issuer, keys per issuer: an issuer file,
+    a keystore loaded per issuer) or else "unrouted" (one key set for any issuer), and "pushed-per-issuer"
+    (keys pushed with jwtk_keystore_load_jwks under an issuer: the C library, and gateways on it)."""
     want = {k: case[k] for k in ("valid", "error", "http", "bearer_error")}
-    group = "routed" if routed else "unrouted"
+    names = {front_end, *groups, *(() if "routed" in groups else ("unrouted",))}
     for d in case.get("differs", []):
-        if d["front_end"] in (front_end, group):
+        if d["front_end"] in names:
             want.update({k: d[k] for k in ("valid", "error", "http", "bearer_error") if k in d})
     return want
 
 
-def mismatches(front_end, case, answer, routed):
-    want = expected(case, front_end, routed)
+def mismatches(front_end, case, answer, groups=()):
+    """What `answer` (see the module's doc) says otherwise than the corpus; [] when it agrees."""
+    want = expected(case, front_end, groups)
     out = []
     for k, v in answer.items():
         if k == "claims":
@@ -122,12 +124,12 @@ def run_cli(jwtk):
                 args += [a for i in cfg.get("issuers", []) for a in ("--iss", i)]
                 args += [a for i in cfg.get("audiences", []) for a in ("--aud", i)]
                 args += [a for i in cfg.get("algorithms", []) for a in ("--alg", i)]
-                routed = False
+                groups = ()
             else:
                 path = os.path.join(tmp, f"verdicts-{os.getpid()}-{name}.json")
                 with open(path, "w") as f:
                     json.dump({"issuers": [server.entry(configuration)]}, f)
-                args, routed = ["--issuer-config", path], True
+                args, groups = ["--issuer-config", path], ("routed",)
             proc = subprocess.run([jwtk, "verify", *args], input="".join(c["token"] + "\n" for c in cases),
                                   capture_output=True, text=True, timeout=60)
             lines = proc.stdout.splitlines()
@@ -140,7 +142,7 @@ def run_cli(jwtk):
                 answer = {"valid": r["valid"], "error": r.get("error")}
                 if r["valid"]:
                     answer["claims"] = {n: header_value(claim_of(r["claims"], n)) for n in case.get("claims", {})}
-                problems = mismatches("cli", case, answer, routed)
+                problems = mismatches("cli", case, answer, groups)
                 if problems:
                     failed.append(f"{case['name']} [{name}]: {'; '.join(problems)}")
                 else:

@@ -338,7 +338,7 @@ class VerdictCorpusTests(unittest.TestCase):
     jwtk_claim_at (JWTK_AT_JOIN, as a header shows them). Twice: keys pushed for any issuer (front end "c",
     unrouted, as a gateway's one key file) and under the configuration's key issuer ("c-routed")."""
 
-    def run_corpus(self, front_end, routed):
+    def run_corpus(self, front_end, groups):
         sys.path.insert(0, str(ROOT / "IntegrationTests/verdicts"))
         import verdicts
         doc = verdicts.load()
@@ -347,7 +347,7 @@ class VerdictCorpusTests(unittest.TestCase):
         for name, configuration in doc["configurations"].items():
             ks = jwtk.KeyStore()
             refused = ks.load_jwks(Path(verdicts.keys_path(configuration)).read_bytes(),
-                                   issuer=configuration["key_issuer"] if routed else None)
+                                   issuer=configuration["key_issuer"] if groups else None)
             self.assertEqual(refused, "", f"{name}: every key loads")
             v = jwtk.Verifier(configuration["config"], ks)
             for case in (c for c in doc["cases"] if c["configuration"] == name):
@@ -358,15 +358,15 @@ class VerdictCorpusTests(unittest.TestCase):
                     answer["claims"] = {n: ctx.claim_at(n if n.startswith("/") else "/" + n, jwtk.AT_JOIN)[1]
                                         for n in case.get("claims", {})}
                 with self.subTest(case=case["name"], front_end=front_end):
-                    self.assertEqual(verdicts.mismatches(front_end, case, answer, routed), [], r.message)
+                    self.assertEqual(verdicts.mismatches(front_end, case, answer, groups), [], r.message)
                 checked += 1
         self.assertEqual(checked, len(doc["cases"]), "every case belongs to a configuration")
 
     def test_every_case_keys_for_any_issuer(self):
-        self.run_corpus("c", routed=False)
+        self.run_corpus("c", ())
 
     def test_every_case_keys_per_issuer(self):
-        self.run_corpus("c-routed", routed=True)
+        self.run_corpus("c-routed", ("routed", "pushed-per-issuer"))
 
 
 class EncryptedTokenTests(unittest.TestCase):

@@ -285,7 +285,7 @@ def main():
          compact({"alg": "RS256", "kid": "p-rs256"},
                  claims(iss="accounts.google.com", aud="verdicts.apps.googleusercontent.com"), g, "RS256"),
          claims_out={"iss": "accounts.google.com", "sub": "user-1", "/roles": "admin,dev"},
-         differs=[{"front_end": "c-routed", "valid": False, "error": "keys_unavailable", "http": 503,
+         differs=[{"front_end": "pushed-per-issuer", "valid": False, "error": "keys_unavailable", "http": 503,
                    "bearer_error": None,
                    "reason": "keys pushed with jwtk_keystore_load_jwks under the preset's first issuer "
                              "(https://accounts.google.com) do not serve its other spelling: the C library looks "
@@ -313,8 +313,9 @@ def main():
             "cases.http": "jwtk_status_http", "cases.bearer_error": "the error= of the challenge; null: none",
             "cases.claims": "exported values: a name is a top-level claim, a /pointer is read by RFC 6901 pointer; "
                             "arrays as a header shows them (strings joined by ',')",
-            "cases.differs": "front ends answering otherwise, each with the reason (front_end 'routed': every "
-                             "front end that routes by issuer)",
+            "cases.differs": "front ends answering otherwise, each with the reason; front_end names one, or a "
+                             "group: 'routed' (routes by issuer, keys per issuer), 'unrouted' (one key set for any "
+                             "issuer), 'pushed-per-issuer' (keys pushed with jwtk_keystore_load_jwks under an issuer)",
         },
         "configurations": configurations,
         "cases": cases,
