@@ -17,6 +17,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -219,6 +220,16 @@ def main():
         "file": dict(base, jwks_file=jwks_file, realm='a "q" \\ b', claim_headers={"x-jwt-sub": "/sub"},
                      claims=[{"pointer": "/roles", "contains_all": ["admin"]}]),
     }
+    # The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json): a listener per configuration,
+    # the configuration as written plus the module's own members (its key file for any issuer: "unrouted").
+    sys.path.insert(0, os.path.join(ROOT, "IntegrationTests/verdicts"))
+    import verdicts
+    corpus_doc = verdicts.load()
+    exported = {"x-jwt-iss": "iss", "x-jwt-sub": "sub", "x-jwt-roles": "/roles", "x-jwt-plan": "/org/plan",
+                "x-jwt-scope": "/scope"}
+    for name, conf in corpus_doc["configurations"].items():
+        configs["v-" + name] = dict(conf["config"], jwks_file=verdicts.keys_path(conf), realm=REALM,
+                                    claim_headers=exported)
     ports = {name: free_port() for name in configs}
     admin_port = free_port()
 
@@ -383,6 +394,22 @@ def main():
             check(f"corpus {case['name']!r}: 401 {want}", st == 401 and hget(h, "www-authenticate") == want,
                   (st, hget(h, "www-authenticate")))
         check("corpus: most cases carried", ran >= len(corpus) - 3, f"{ran} of {len(corpus)}")
+        # The verdict corpus: HTTP status, the challenge's error=, and the claim headers the upstream gets.
+        agreed = 0
+        for case in corpus_doc["cases"]:
+            st, h, body = req("v-" + case["configuration"], [b"Authorization: Bearer " + case["token"].encode()])
+            www = hget(h, "www-authenticate") or ""
+            m = re.search(r'error="([a-z_]+)"', www)
+            answer = {"valid": st == 200, "http": st, "bearer_error": m.group(1) if m else None}
+            if st == 200:
+                seen = dict(upstream_headers(body) or [])
+                answer["claims"] = {c: seen.get(hdr) for hdr, c in exported.items() if c in case.get("claims", {})}
+            problems = verdicts.mismatches("envoy", case, answer)
+            if st not in (200, 503) and not www.startswith(NO_TOKEN):
+                problems.append(f"challenge {www!r}")
+            check(f"verdicts: {case['name']} [{case['configuration']}]", not problems, "; ".join(problems))
+            agreed += not problems
+        print(f"verdicts (envoy): {agreed} of {len(corpus_doc['cases'])} cases as the corpus says")
         # The corpus's valid shapes with a real token.
         for prefix in (b"Bearer ", b"bearer ", b"BEARER ", b"Bearer    "):
             st, _, _ = req("good", [b"Authorization: " + prefix + good.encode() + b"  "])

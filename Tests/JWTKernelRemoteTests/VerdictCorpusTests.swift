@@ -72,7 +72,9 @@ final class VerdictCorpusTests: XCTestCase {
     /// The corpus's expectation with this front end's documented difference applied (verdicts.py's rule: a
     /// differs entry naming the front end or its group, "routed" or else "unrouted"; the Swift key store is
     /// not "pushed-per-issuer": a preset's routes read its key issuer's keys).
-    private static func mismatches(_ c: [String: Any], _ answer: [String: Any], frontEnd: String, routed: Bool)
+    private static func mismatches(
+        _ c: [String: Any], _ answer: [String: Any], frontEnd: String, routed: Bool
+    )
         -> [String]
     {
         var want: [String: Any] = [:]
@@ -83,7 +85,14 @@ final class VerdictCorpusTests: XCTestCase {
             for k in ["valid", "error", "http", "bearer_error"] where d[k] != nil { want[k] = d[k] }
         }
         var out: [String] = []
-        for k in ["valid", "error", "http", "bearer_error"] where "\(want[k]!)" != "\(answer[k]!)" {
+        // Compared by type: JSONSerialization's booleans and numbers are NSNumbers, absent values NSNull.
+        let same = [
+            "valid": (want["valid"] as? Bool) == (answer["valid"] as? Bool),
+            "error": (want["error"] as? String) == (answer["error"] as? String),
+            "http": (want["http"] as? Int) == (answer["http"] as? Int),
+            "bearer_error": (want["bearer_error"] as? String) == (answer["bearer_error"] as? String),
+        ]
+        for (k, equal) in same.sorted(by: { $0.key < $1.key }) where !equal {
             out.append("\(k): \(answer[k]!), expected \(want[k]!)")
         }
         if let exported = answer["claims"] as? [String: String] {
