@@ -155,9 +155,85 @@ def run_cli(jwtk):
     return not failed
 
 
+def run_forward_auth(agent):
+    """Every case through the forward-auth agent's /auth, asked directly (what Caddy, nginx, Traefik and Envoy
+    copy; IntegrationTests/forward-auth checks the copying): one agent per configuration, its issuer file the
+    configuration plus a loopback "jwks_url" mirror (routed). HMAC configurations are not expressible (an
+    issuer file pulls keys; secrets are never served) and are reported as skipped. Checks the HTTP status,
+    the challenge's error= and the claim headers (X-Jwt-Iss, X-Jwt-Sub, X-Jwt-Roles: /roles joined)."""
+    import http.client
+    import re
+    import time
+    doc, server = load(), KeyServer()
+    passed, failed, skipped = 0, [], 0
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    headers = {"x-jwt-iss": "iss", "x-jwt-sub": "sub", "x-jwt-roles": "/roles"}
+    try:
+        for name, configuration in doc["configurations"].items():
+            cases = [c for c in doc["cases"] if c["configuration"] == name]
+            if configuration.get("secret"):
+                skipped += len(cases)
+                continue
+            path = os.path.join(tmp, f"verdicts-fa-{os.getpid()}-{name}.json")
+            with open(path, "w") as f:
+                json.dump({"issuers": [server.entry(configuration)]}, f)
+            args = [agent, "--issuer-config", path, "--listen", "127.0.0.1:0", "--log-level", "error"]
+            args += [a for h, c in headers.items() for a in ("--claim-header", f"{h}={c}")]
+            proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                line = proc.stdout.readline()
+                m = re.search(r"127\.0\.0\.1:(\d+)", line)
+                if not m:
+                    failed.append(f"{name}: the agent did not say where it listens: {line!r} {proc.stderr.read()[-300:]}")
+                    continue
+                port = int(m.group(1))
+
+                def get(path, token=None):
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    conn.request("GET", path, headers={"Authorization": "Bearer " + token} if token else {})
+                    r = conn.getresponse()
+                    r.read()
+                    conn.close()
+                    return r.status, {k.lower(): v for k, v in r.getheaders()}
+
+                deadline = time.time() + 15
+                while time.time() < deadline and get("/healthz")[0] != 200:
+                    time.sleep(0.05)
+                for case in cases:
+                    st, h = get("/auth", case["token"])
+                    www = h.get("www-authenticate") or ""
+                    m = re.search(r'error="([a-z_]+)"', www)
+                    answer = {"valid": st == 200, "http": st, "bearer_error": m.group(1) if m else None}
+                    if st == 200:
+                        answer["claims"] = {c: h.get(k) for k, c in headers.items() if c in case.get("claims", {})}
+                    problems = mismatches("forward-auth", case, answer, ("routed",))
+                    if st in (401, 403) and not www.startswith("Bearer realm="):
+                        problems.append(f"challenge {www!r}")
+                    if problems:
+                        failed.append(f"{case['name']} [{name}]: {'; '.join(problems)}")
+                    else:
+                        passed += 1
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    finally:
+        server.close()
+    for f in failed:
+        print("FAIL  forward-auth:", f)
+    print(f"verdicts (forward-auth): {passed} passed, {len(failed)} failed, {skipped} skipped (HMAC: no key file "
+          f"in an issuer file)")
+    return not failed
+
+
 if __name__ == "__main__":
     # python3 IntegrationTests/verdicts/verdicts.py cli PATH-TO-jwtk
+    # python3 IntegrationTests/verdicts/verdicts.py forward-auth PATH-TO-jwtk-forward-auth
     if len(sys.argv) == 3 and sys.argv[1] == "cli":
         sys.exit(0 if run_cli(sys.argv[2]) else 1)
+    if len(sys.argv) == 3 and sys.argv[1] == "forward-auth":
+        sys.exit(0 if run_forward_auth(sys.argv[2]) else 1)
     print(__doc__)
     sys.exit(2)
