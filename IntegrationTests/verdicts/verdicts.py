@@ -62,6 +62,38 @@ def mismatches(front_end, case, answer, groups=()):
     return out
 
 
+def http_answer(status, challenge, claims=None, status_name=None):
+    """A gateway's answer from what HTTP carries: the status, the WWW-Authenticate value (its error=), the
+    claims it forwarded when valid ({corpus claim: value}), and the status name when the gateway tells it."""
+    import re
+    m = re.search(r'error="([a-z_]+)"', challenge or "")
+    answer = {"valid": status == 200, "http": status, "bearer_error": m.group(1) if m else None}
+    if status_name is not None:
+        answer["error"] = None if status_name == "ok" else status_name
+    if status == 200 and claims is not None:
+        answer["claims"] = claims
+    return answer
+
+
+def run_gateway(front_end, send, groups=(), realm="api"):
+    """The whole corpus through an HTTP gateway: the hook for a gateway runner (nginx, Envoy, HAProxy use it;
+    Apache's can). `send(case)` sends case["token"] as a bearer token to the gateway's location for
+    case["configuration"] and returns (status, WWW-Authenticate value or None, {corpus claim: forwarded
+    value} or None, status name or None). Also checks that a 401 or 403 carries a challenge of `realm`.
+    Returns (agreed, [problem lines])."""
+    agreed, problems = 0, []
+    for case in load()["cases"]:
+        status, challenge, claims, name = send(case)
+        found = mismatches(front_end, case, http_answer(status, challenge, claims, name), groups)
+        if status in (401, 403) and not (challenge or "").startswith(f'Bearer realm="{realm}"'):
+            found.append(f"challenge {challenge!r}")
+        if found:
+            problems.append(f"{case['name']} [{case['configuration']}]: {'; '.join(found)}")
+        else:
+            agreed += 1
+    return agreed, problems
+
+
 def header_value(value):
     """A claim as a header shows it (jwtk_claim_at with JWTK_AT_JOIN): strings as they are, an array of
     scalars joined by ',', anything else its compact JSON."""
