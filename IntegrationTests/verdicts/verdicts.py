@@ -139,46 +139,68 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def cli_options(configuration):
+    """A configuration as `jwtk verify` options with its key file (--jwks), or None when a member has no
+    option. Without a provider: one key set for any issuer (unrouted); with one, the preset's routes over the
+    file's keys (routed)."""
+    cfg = configuration["config"]
+    args = ["--jwks", keys_path(configuration)]
+    for member, value in cfg.items():
+        values = value if isinstance(value, list) else [value]
+        if member in ("issuers", "audiences", "algorithms", "required_claims", "provider", "tenant"):
+            flag = {"issuers": "--iss", "audiences": "--aud", "algorithms": "--alg", "required_claims": "--require",
+                    "provider": "--provider", "tenant": "--tenant"}[member]
+            args += [a for v in values for a in (flag, v)]
+        elif member == "project_id":
+            args += ["--aud", value]   # Firebase's audience is its project
+        elif member == "claims":
+            for r in value:
+                op = next(o for o in ("equals", "one_of", "contains_all", "contains_any") if o in r)
+                vals = r[op] if isinstance(r[op], list) else [r[op]]
+                args += [a for v in vals for a in ("--claim-" + op.replace("_", "-"), f"{r['pointer']}={v}")]
+        else:
+            return None
+    return args
+
+
 def run_cli(jwtk):
-    """Every case through `jwtk verify`, one process per configuration, tokens on stdin: --issuer-config with
-    the configuration as written plus a loopback "jwks_url" mirror (routed: an issuer file routes by iss);
-    HMAC secrets, which are never fetched, from --jwks with the configuration as options. The CLI has no HTTP
-    status or challenge: the verdict, the status name and the claims are checked."""
+    """Every case through `jwtk verify`, one process per configuration and way, tokens on stdin: (1)
+    --issuer-config with the configuration as written plus a loopback "jwks_url" mirror (routed; not for HMAC
+    secrets, which are never fetched); (2) the configuration as options over --jwks (cli_options). The CLI
+    has no HTTP status or challenge: the verdict, the status name and the claims are checked."""
     doc, server = load(), KeyServer()
     passed, failed = 0, []
     tmp = os.environ.get("TMPDIR", "/tmp")
     try:
         for name, configuration in doc["configurations"].items():
             cases = [c for c in doc["cases"] if c["configuration"] == name]
-            if configuration.get("secret"):
-                cfg = configuration["config"]
-                args = ["--jwks", keys_path(configuration)]
-                args += [a for i in cfg.get("issuers", []) for a in ("--iss", i)]
-                args += [a for i in cfg.get("audiences", []) for a in ("--aud", i)]
-                args += [a for i in cfg.get("algorithms", []) for a in ("--alg", i)]
-                groups = ()
-            else:
+            ways = []
+            if not configuration.get("secret"):
                 path = os.path.join(tmp, f"verdicts-{os.getpid()}-{name}.json")
                 with open(path, "w") as f:
                     json.dump({"issuers": [server.entry(configuration)]}, f)
-                args, groups = ["--issuer-config", path], ("routed",)
-            proc = subprocess.run([jwtk, "verify", *args], input="".join(c["token"] + "\n" for c in cases),
-                                  capture_output=True, text=True, timeout=60)
-            lines = proc.stdout.splitlines()
-            if len(lines) != len(cases):
-                failed.append(f"{name}: {len(lines)} lines for {len(cases)} tokens (exit {proc.returncode}): "
-                              f"{proc.stderr.strip()[:300]}")
-                continue
-            for case, line in zip(cases, lines):
-                r = json.loads(line)
-                answer = {"valid": r["valid"], "error": r.get("error")}
-                if r["valid"]:
-                    answer["claims"] = {n: header_value(claim_of(r["claims"], n)) for n in case.get("claims", {})}
-                problems = mismatches("cli", case, answer, groups)
-                if problems:
-                    failed.append(f"{case['name']} [{name}]: {'; '.join(problems)}")
-                else:
-                    passed += 1
+                ways.append(("--issuer-config", ["--issuer-config", path], ("routed",)))
+            options = cli_options(configuration)
+            if options is not None:
+                ways.append(("--jwks", options, ("routed",) if "provider" in configuration["config"] else ()))
+            for way, args, groups in ways:
+                proc = subprocess.run([jwtk, "verify", *args], input="".join(c["token"] + "\n" for c in cases),
+                                      capture_output=True, text=True, timeout=60)
+                lines = proc.stdout.splitlines()
+                if len(lines) != len(cases):
+                    failed.append(f"{name} ({way}): {len(lines)} lines for {len(cases)} tokens (exit "
+                                  f"{proc.returncode}): {proc.stderr.strip()[:300]}")
+                    continue
+                for case, line in zip(cases, lines):
+                    r = json.loads(line)
+                    answer = {"valid": r["valid"], "error": r.get("error")}
+                    if r["valid"]:
+                        answer["claims"] = {n: header_value(claim_of(r["claims"], n)) for n in case.get("claims", {})}
+                    problems = mismatches("cli", case, answer, groups)
+                    if problems:
+                        failed.append(f"{case['name']} [{name}, {way}]: {'; '.join(problems)}")
+                    else:
+                        passed += 1
     finally:
         server.close()
     for f in failed:
