@@ -257,7 +257,10 @@ def main():
          differs=[{"front_end": "haproxy", "valid": False, "error": None, "http": 400, "bearer_error": None,
                    "reason": "HAProxy's request buffer (tune.bufsize, 16 KiB by default; gateways/haproxy/haproxy.cfg "
                              "keeps it) refuses the request with 400 before the Lua action runs: still refused, "
-                             "without a challenge"}])
+                             "without a challenge"},
+                  {"front_end": "apache", "valid": False, "error": None, "http": 400, "bearer_error": None,
+                   "reason": "Apache's LimitRequestFieldSize (8190 bytes by default) refuses the Authorization "
+                             "field with 400 before the module runs: still refused, without a challenge"}])
 
     # Required claims and claim requirements (403 insufficient_scope), a nested one among them.
     good_claims = dict(email="u@example.com", scope="read write", org={"plan": "pro", "name": "acme"})
