@@ -11,12 +11,14 @@ build: deps
 	swift build -c release --product jwtk
 
 # All tests: JWTKernelTests (unit, vectors, real tokens, attack suite) and jwtkCLITests
-# (the CLI contract, which runs the jwtk binary built first), then every committed fuzz input
+# (the CLI contract, which runs the jwtk binary built first), the verdict corpus through that binary
+# (IntegrationTests/verdicts/verdicts.py, ~3 s), then every committed fuzz input
 # (seeds and crash reproducers) through the harnesses' replay runners. The replay prints no
 # "Executed N tests" line, so the XCTest closing line CI reads stays the last one.
 test: deps
 	swift build --product jwtk
 	swift test --disable-swift-testing
+	python3 IntegrationTests/verdicts/verdicts.py cli "$$(swift build --show-bin-path)/jwtk"
 	$(MAKE) --no-print-directory fuzz-replay
 
 # Fuzz/corpus/<H>/ and Fuzz/corpus/regressions/<H>/ through each harness (no sanitizer, no fuzzing).

@@ -29,6 +29,11 @@ ISS = "https://issuer.example"
 passed = failed = 0
 
 
+sys.path.insert(0, os.path.join(ROOT, "IntegrationTests/verdicts"))
+import verdicts as corpus  # noqa: E402  (the verdict corpus's one comparison; verdicts() is a test here)
+VERDICTS = corpus.load()
+
+
 def check(ok, name, detail=""):
     global passed, failed
     if ok:
@@ -233,6 +238,10 @@ class Env:
             json.dump({"issuers": [ISS], "audiences": ["api"], "jwks_url": self.key_url, "cache": True}, f)
         with open(os.path.join(work, "google.json"), "w") as f:
             json.dump({"provider": "google"}, f)
+        # The verdict corpus: each configuration as written, a JWTKConfig file beside its key file.
+        for name, conf in VERDICTS["configurations"].items():
+            with open(os.path.join(work, f"v-{name}.json"), "w") as f:
+                json.dump(conf["config"], f)
         cgi = os.path.join(work, "cgi")
         os.makedirs(cgi, exist_ok=True)
         os.chmod(cgi, 0o755)
@@ -404,6 +413,7 @@ ScriptAlias /cgi/ {w}/cgi/
 <Location /open>
     ProxyPass http://127.0.0.1:{self.up.server_port}/
 </Location>
+{self.verdict_locations()}
 {oidc}
 {extra}
 """
@@ -411,6 +421,38 @@ ScriptAlias /cgi/ {w}/cgi/
         with open(path, "w") as f:
             f.write(text)
         return path
+
+
+    def verdict_locations(self):
+        """A location per configuration of the verdict corpus: its JWTKConfig file and its key file (for any
+        issuer: "unrouted"), the claims the corpus exports as headers for the upstream."""
+        return "\n".join(f"""<Location /v-{name}/>
+    AuthType Bearer
+    JWTKConfig {self.work}/v-{name}.json
+    JWTKKeyFile {corpus.keys_path(conf)}
+    JWTKClaimHeader X-Jwt-Iss /iss
+    JWTKClaimHeader X-Jwt-Sub sub
+    JWTKClaimHeader X-Jwt-Roles /roles
+    Require valid-user
+    ProxyPass http://127.0.0.1:{self.up.server_port}/
+</Location>""" for name, conf in VERDICTS["configurations"].items())
+
+
+def verdict_corpus(env):
+    """The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json) through the module: HTTP status,
+    the challenge's error=, the forwarded claims."""
+    print("== the verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json)")
+
+    def send(case):
+        s, h, body = raw_get(env.port, f"/v-{case['configuration']}/x", bearer(case["token"]))
+        e = json.loads(body) if s == 200 else {}
+        names = {"iss": "x-jwt-iss", "sub": "x-jwt-sub", "/roles": "x-jwt-roles"}
+        return s, h.get("www-authenticate"), {c: (e.get(hdr) or [None])[0] for c, hdr in names.items()}, None
+    agreed, problems = corpus.run_gateway("apache", send)
+    for p in problems:
+        check(False, "verdicts: " + p)
+    check(not problems, "verdicts: every case as the corpus says")
+    print(f"verdicts (apache): {agreed} of {len(VERDICTS['cases'])} cases as the corpus says")
 
 
 class Apache:
@@ -754,6 +796,7 @@ def run_mpm(env, mpm, full):
               str([threads_of(k) for k in kids]))
         if full:
             verdicts(env, ap)
+            verdict_corpus(env)
             rotation(env, ap)
             hostile(env, ap)
         else:

@@ -17,6 +17,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -219,6 +220,16 @@ def main():
         "file": dict(base, jwks_file=jwks_file, realm='a "q" \\ b', claim_headers={"x-jwt-sub": "/sub"},
                      claims=[{"pointer": "/roles", "contains_all": ["admin"]}]),
     }
+    # The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json): a listener per configuration,
+    # the configuration as written plus the module's own members (its key file for any issuer: "unrouted").
+    sys.path.insert(0, os.path.join(ROOT, "IntegrationTests/verdicts"))
+    import verdicts
+    corpus_doc = verdicts.load()
+    exported = {"x-jwt-iss": "iss", "x-jwt-sub": "sub", "x-jwt-roles": "/roles", "x-jwt-plan": "/org/plan",
+                "x-jwt-scope": "/scope"}
+    for name, conf in corpus_doc["configurations"].items():
+        configs["v-" + name] = dict(conf["config"], jwks_file=verdicts.keys_path(conf), realm=REALM,
+                                    claim_headers=exported)
     ports = {name: free_port() for name in configs}
     admin_port = free_port()
 
@@ -383,6 +394,16 @@ def main():
             check(f"corpus {case['name']!r}: 401 {want}", st == 401 and hget(h, "www-authenticate") == want,
                   (st, hget(h, "www-authenticate")))
         check("corpus: most cases carried", ran >= len(corpus) - 3, f"{ran} of {len(corpus)}")
+        # The verdict corpus: HTTP status, the challenge's error=, and the claim headers the upstream gets.
+        def send(case):
+            st, h, body = req("v-" + case["configuration"], [b"Authorization: Bearer " + case["token"].encode()])
+            seen = dict(upstream_headers(body) or []) if st == 200 else {}
+            return st, hget(h, "www-authenticate"), {c: seen.get(hdr) for hdr, c in exported.items()}, None
+        agreed, problems = verdicts.run_gateway("envoy", send)
+        for p in problems:
+            check("verdicts: " + p, False)
+        check("verdicts: every case as the corpus says", not problems)
+        print(f"verdicts (envoy): {agreed} of {len(corpus_doc['cases'])} cases as the corpus says")
         # The corpus's valid shapes with a real token.
         for prefix in (b"Bearer ", b"bearer ", b"BEARER ", b"Bearer    "):
             st, _, _ = req("good", [b"Authorization: " + prefix + good.encode() + b"  "])

@@ -28,6 +28,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nginx"))
 import driver  # noqa: E402
 import readme_gateways  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verdicts"))
+import verdicts  # noqa: E402  (the verdict corpus's runner for the agent)
 from driver import Client, JWKS, check, echoed, free_port, wait_for  # noqa: E402
 from mint import Key, token  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -342,6 +345,11 @@ def main():
                          capture_output=True, text=True, timeout=30)
     check(bad.returncode != 0 and "--claim-header" in bad.stderr, "agent: a bad --claim-header is refused",
           bad.stderr[-300:])
+
+    # The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json), asked of the agent directly.
+    t_verdicts = time.time()
+    check(verdicts.run_forward_auth(a.agent), "agent: every case of the verdict corpus as the corpus says")
+    print(f"      verdict corpus: {time.time() - t_verdicts:.1f} s")
 
     b = readme_gateways.blocks()
     options = readme_checks(a, b)

@@ -22,6 +22,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "../.."))
 GW = os.path.join(ROOT, "gateways/haproxy")
+sys.path.insert(0, os.path.join(ROOT, "IntegrationTests/verdicts"))
+import verdicts  # noqa: E402  (the verdict corpus's one comparison)
+VERDICTS = verdicts.load()
 passed = failed = 0
 PREFIX = None   # --prefix: where gateways/haproxy/build.sh installed the module and the library
 
@@ -149,6 +152,10 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
                       "    http-request lua.jwtk-verify nosuch if { path_beg /nosuch/ }\n"
                       "    http-request return status 200 content-type text/plain lf-string "
                       "\"%[req.fhdr(authorization),lua.jwtk-status(default)]\" if { path_beg /status/ }\n")
+    # The verdict corpus: a route and a verifier per configuration (v-NAME), its key file per key issuer.
+    verdict_routes = "".join(f"    http-request lua.jwtk-verify v-{n} if {{ path_beg /v-{n}/ }}\n"
+                             for n in VERDICTS["configurations"])
+    cfg = cfg.replace(writers, writers + verdict_routes)
     if shared_state:   # the other supported model: one state for the process, one thread
         cfg = cfg.replace("lua-load-per-thread ", "lua-load ").replace("nbthread 2", "nbthread 1")
     cfg = cfg.replace("127.0.0.1:8080", f"127.0.0.1:{port}").replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
@@ -158,6 +165,11 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
     j["verifiers"]["remote"]["jwks_url"] = f"http://127.0.0.1:{jwks_port}/jwks.json"
     j["verifiers"]["remote"]["cooldown"] = 1   # the rotation check waits one cooldown, not the default 30 s
     j["verifiers"].update(extra_verifiers or {})
+    for n, conf in VERDICTS["configurations"].items():
+        j["verifiers"]["v-" + n] = conf["config"]
+        source = {"file": verdicts.keys_path(conf), "issuer": conf["key_issuer"], "refresh": 3600}
+        if source not in j["keys"]:
+            j["keys"].append(source)
     if realm is not None:
         j["realm"] = realm   # json.dump writes it with \u escapes (a surrogate pair for U+1F600)
     with open(os.path.join(work, "jwtk.json"), "w") as f:
@@ -454,6 +466,18 @@ def run(port, keys, proc, fetches):
         s, h, _ = raw_get(port, path, [("Authorization", "Bearer " + tok)] if tok else [])
         check(h.get("www-authenticate") == case["expect"], f"challenge: {case['name']}",
               f"{s} {h.get('www-authenticate')!r}")
+
+    print("== the verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json)")
+    def send(case):
+        s, h, body = raw_get(port, f"/v-{case['configuration']}/x", [("Authorization", "Bearer " + case["token"])])
+        e = json.loads(body) if s == 200 else {}
+        names = {"iss": "x-jwt-iss", "sub": "x-jwt-sub", "/roles": "x-jwt-roles"}
+        return s, h.get("www-authenticate"), {c: (e.get(hdr) or [None])[0] for c, hdr in names.items()}, None
+    agreed, problems = verdicts.run_gateway("haproxy", send, ("routed", "pushed-per-issuer"))
+    for p in problems:
+        check(False, "verdicts: " + p)
+    check(not problems, "verdicts: every case as the corpus says")
+    print(f"verdicts (haproxy): {agreed} of {len(VERDICTS['cases'])} cases as the corpus says")
 
     print("== hostile input")
     pid = workers[0] if workers else None

@@ -889,6 +889,126 @@ def module_phase(a, w, corpus, extra, jwks_body, rotated_body, bare_sigs):
 
 # Load ----------------------------------------------------------------------------------------------------
 
+def verdict_conf(a, w, port, echo_port, doc):
+    """The verdict corpus's nginx: per configuration a Lua handler location /lua/NAME/ (its JSON config as a
+    jwtk_verifier_new config, its key file pushed under its key issuer) and, with --module, a module location
+    /module/NAME/ (the same configuration in the module's directives, keys from auth_jwt_key_file). Both
+    forward the claims they export to the echo upstream; the module adds $jwtk_status as X-Jwtk-Status.
+    Header buffers of 32k so the corpus's too-large token reaches the handlers (nginx's default 8k would
+    answer 400 before them)."""
+    sys.path.insert(0, os.path.join(HERE, "../verdicts"))
+    import verdicts
+    sources, verifiers, locations = {}, [], []
+    proxy = ("      proxy_set_header Connection \"\"; proxy_pass http://echo; proxy_http_version 1.1; }")
+    for name, conf in doc["configurations"].items():
+        path = verdicts.keys_path(conf)
+        sources[(path, conf["key_issuer"])] = f'{{ file = "{path}", issuer = "{conf["key_issuer"]}", interval = 3600 }}'
+        verifiers.append(f'["{name}"] = {lua_str(json.dumps(conf["config"]))}')
+        locations += [f"    location /lua/{name}/ {{",
+                      f'      access_by_lua_block {{ require("jwtk").access{{ verifier = "{name}", realm = "api" }} }}',
+                      proxy]
+        directives = module_directives(conf["config"])
+        if a.module and directives is not None:
+            locations += [f"    location /module/{name}/ {{", f'      auth_jwt "api"; auth_jwt_key_file {path};',
+                          "      " + directives,
+                          "      add_header X-Jwtk-Status $jwtk_status always;",
+                          "      proxy_set_header X-Jwt-Sub $jwt_claim_sub; proxy_set_header X-Jwt-Iss $jwt_claim_iss;",
+                          "      proxy_set_header X-Jwt-Roles $jwt_claim_roles;", proxy]
+    lines = [
+        "worker_processes 1;", "master_process on;", "daemon off;", f"pid {w}/nginx.pid;",
+        f"error_log {w}/error.log notice;",
+        "load_module /usr/lib/nginx/modules/ndk_http_module.so;",
+        "load_module /usr/lib/nginx/modules/ngx_http_lua_module.so;",
+    ] + ([f"load_module {a.module};"] if a.module else []) + [
+        "events { worker_connections 1024; }",
+        "http {", "  access_log off;", "  large_client_header_buffers 4 32k;",
+        f"  client_body_temp_path {w}/tmp/body; proxy_temp_path {w}/tmp/proxy; fastcgi_temp_path {w}/tmp/fcgi;",
+        f"  uwsgi_temp_path {w}/tmp/uwsgi; scgi_temp_path {w}/tmp/scgi;",
+        f'  lua_package_path "{a.examples}/?.lua;;";',
+        "  upstream echo { server 127.0.0.1:%d; keepalive 16; }" % echo_port,
+        f'  init_by_lua_block {{ require("jwtk").load("{a.lib}") }}',
+        f'  init_worker_by_lua_block {{ require("jwtk").init_worker{{ keys = {{ {", ".join(sources.values())} }},'
+        f' verifiers = {{ {", ".join(verifiers)} }}, pull = false }} }}',
+        "  server {", f"    listen 127.0.0.1:{port};",
+        "    location = /load/nocheck { content_by_lua_block { ngx.say(\"ok\") } }",
+    ] + locations + ["  }"]
+    echo = nginx_conf(a, w, port, echo_port, "bare", 1).splitlines()   # its echo server, and "}"
+    lines += echo[echo.index(f"    listen 127.0.0.1:{echo_port};") - 1:]
+    return "\n".join(lines) + "\n"
+
+
+def module_directives(config):
+    """A configuration of the one schema as the module's directives (docs/NGINX.md); None when it has a member
+    the module spells no other way."""
+    out = []
+    for k, v in config.items():
+        if k == "issuers":
+            out.append("jwtk_issuer " + " ".join(v) + ";")
+        elif k == "audiences":
+            out.append("jwtk_audience " + " ".join(v) + ";")
+        elif k == "algorithms":
+            out.append("jwtk_algorithms " + " ".join(v) + ";")
+        elif k == "required_claims":
+            out.append("jwtk_require_claim " + " ".join(v) + ";")
+        elif k == "claims":
+            for r in v:
+                op = next(o for o in ("equals", "one_of", "contains_all", "contains_any") if o in r)
+                values = r[op] if isinstance(r[op], list) else [r[op]]
+                out.append(f"jwtk_claim_{op} {r['pointer']} " + " ".join(str(x) for x in values) + ";")
+        elif k == "provider":
+            extra = [f"{m}={config[m]}" for m in ("project_id", "tenant") if m in config]
+            out.append(f"jwtk_provider {v} " + " ".join(e.replace("tenant=", "tenant_id=") for e in extra) + ";")
+        elif k in ("project_id", "tenant"):
+            continue
+        else:
+            return None
+    return " ".join(out)
+
+
+def verdict_phase(a, w):
+    """The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json) through the Lua handler and the
+    module: each case's token as a bearer token; the HTTP status, the challenge's error=, the status name where
+    the front end tells it (the module's $jwtk_status), and the claims the upstream receives (X-Jwt-Iss,
+    X-Jwt-Sub; the module also the roles array joined, as $jwt_claim_roles shows it). The Lua handler pushes
+    keys per issuer ("routed", "pushed-per-issuer" answers), the module's key file serves any issuer
+    ("unrouted")."""
+    sys.path.insert(0, os.path.join(HERE, "../verdicts"))
+    import verdicts
+    doc = verdicts.load()
+    os.makedirs(f"{w}/tmp", exist_ok=True)
+    port, echo_port = free_port(), free_port()
+    with open(f"{w}/nginx.conf", "w") as f:
+        f.write(verdict_conf(a, w, port, echo_port, doc))
+    proc = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/error.log"],
+                            stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"))
+    c = Client(port)
+    try:
+        if not check(wait_for(lambda: c.get("/load/nocheck")[0] == 200, 10), "verdicts: nginx starts"):
+            print(open(f"{w}/error.log").read()[-2000:])
+            return
+        for fe in ["lua"] + (["module"] if a.module else []):
+            def send(case):
+                s, h, body = c.get(f"/{fe}/{case['configuration']}/x", token=case["token"])
+                e = echoed(body) if s == 200 else {}
+                claims = {"iss": e.get("x-jwt-iss", [None])[0], "sub": e.get("x-jwt-sub", [None])[0]}
+                if fe == "module":
+                    claims["/roles"] = e.get("x-jwt-roles", [None])[0]
+                return s, h.get("www-authenticate"), claims, h.get("x-jwtk-status") if fe == "module" else None
+            # The Lua handler pushes each key file under its key issuer; the module's key file serves any
+            # issuer its location accepts.
+            groups = ("routed", "pushed-per-issuer") if fe == "lua" else ()
+            agreed, problems = verdicts.run_gateway(fe, send, groups)
+            for p in problems:
+                check(False, f"verdicts ({fe}): {p}")
+            check(not problems, f"verdicts ({fe}): {agreed} of {agreed + len(problems)} cases as the corpus says")
+    finally:
+        proc.send_signal(signal.SIGQUIT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -1025,7 +1145,13 @@ def main():
     p.add_argument("--rounds", type=int, default=3, help="wrk runs per case, interleaved; medians reported")
     p.add_argument("--results", default=None)
     p.add_argument("--module", default=None, help="ngx_http_jwtk_module.so (scripts/nginx/build-module.sh)")
+    p.add_argument("--verdicts-only", action="store_true", help="only the verdict corpus (no minted files needed)")
     a = p.parse_args()
+    if a.verdicts_only:
+        os.makedirs(f"{a.work}/verdicts", exist_ok=True)
+        verdict_phase(a, f"{a.work}/verdicts")
+        print(f"nginx-verdicts: checks={passed + failed} failed={failed}")
+        sys.exit(1 if failed else 0)
     a.dead_port = free_port()   # a key URL nobody answers
     w = a.work
     corpus = json.load(open(f"{w}/matrix.json"))
@@ -1041,6 +1167,10 @@ def main():
     t = subprocess.run(["nginx", "-t", "-p", w, "-c", f"{w}/example.conf", "-e", f"{w}/example-error.log"],
                        capture_output=True, text=True)
     check(t.returncode == 0, "gateways/lua/nginx.conf passes nginx -t", t.stderr[-800:])
+
+    # The verdict corpus through the Lua handler and the module (~1 s).
+    os.makedirs(f"{w}/verdicts", exist_ok=True)
+    verdict_phase(a, f"{w}/verdicts")
 
     # A run without libjwtk, for the signal dispositions.
     os.makedirs(f"{w}/bare", exist_ok=True)

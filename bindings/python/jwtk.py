@@ -27,6 +27,7 @@ E_LENGTH, E_NO_TOKEN = -3, -7   # jwtk.h's JWTK_E_LENGTH, JWTK_E_NO_TOKEN (the n
 JSON_NONE, JSON_STRING, JSON_NUMBER, JSON_BOOL, JSON_NULL, JSON_ARRAY, JSON_OBJECT = range(7)
 CLAIMS_HAS_EXP, CLAIMS_HAS_NBF, CLAIMS_HAS_IAT, CLAIMS_AUD_ARRAY = 0x1, 0x2, 0x4, 0x8
 LOAD_ALLOW_SHORT_HMAC_SECRETS = 0x1
+AT_HEADER, AT_JOIN = 0x1, 0x2
 STATS_STATUS_SLOTS = 32
 
 
@@ -92,6 +93,8 @@ def _load():
                                              ctypes.c_size_t, ctypes.c_int64, ctypes.POINTER(ctypes.c_int)]),
         "jwtk_claim": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Str),
                                       ctypes.POINTER(ctypes.c_int)]),
+        "jwtk_claim_at": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.POINTER(Str),
+                                         ctypes.POINTER(ctypes.c_int)]),
         "jwtk_stats_get": (ctypes.c_int, [handle, ctypes.POINTER(StatsStruct)]),
         "jwtk_bearer_token": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Str)]),
         "jwtk_challenge": (ctypes.c_int, [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
@@ -197,6 +200,17 @@ class Context:
         rc = lib.jwtk_claim(self._h, raw, len(raw), ctypes.byref(value), ctypes.byref(kind))
         if rc != OK:
             raise JWTKError(rc)
+        data = value.bytes()
+        return kind.value, (None if data is None else data.decode())
+
+    def claim_at(self, pointer, flags=0):
+        """(json_type, value) of an RFC 6901 pointer (jwtk_claim_at); flags AT_HEADER, AT_JOIN (an array of
+        scalars joined by ",", as a header shows it)."""
+        value, kind = Str(), ctypes.c_int()
+        raw = _bytes(pointer)
+        rc = lib.jwtk_claim_at(self._h, raw, len(raw), flags, ctypes.byref(value), ctypes.byref(kind))
+        if rc != OK:
+            raise JWTKError(rc, self.errmsg)
         data = value.bytes()
         return kind.value, (None if data is None else data.decode())
 

@@ -331,6 +331,44 @@ class BindingTests(unittest.TestCase):
         self.assertEqual(failures, [])
 
 
+class VerdictCorpusTests(unittest.TestCase):
+    """The verdict corpus (Fixtures/gateway/verdicts.json, compared by IntegrationTests/verdicts/verdicts.py,
+    the one comparison every runner uses): each configuration as a jwtk_verifier_new config, every case through
+    jwtk_verify at the current time: status name, HTTP status, bearer error, and the exported claims through
+    jwtk_claim_at (JWTK_AT_JOIN, as a header shows them). Twice: keys pushed for any issuer (front end "c",
+    unrouted, as a gateway's one key file) and under the configuration's key issuer ("c-routed")."""
+
+    def run_corpus(self, front_end, groups):
+        sys.path.insert(0, str(ROOT / "IntegrationTests/verdicts"))
+        import verdicts
+        doc = verdicts.load()
+        ctx = jwtk.Context()
+        checked = 0
+        for name, configuration in doc["configurations"].items():
+            ks = jwtk.KeyStore()
+            refused = ks.load_jwks(Path(verdicts.keys_path(configuration)).read_bytes(),
+                                   issuer=configuration["key_issuer"] if groups else None)
+            self.assertEqual(refused, "", f"{name}: every key loads")
+            v = jwtk.Verifier(configuration["config"], ks)
+            for case in (c for c in doc["cases"] if c["configuration"] == name):
+                r = v.verify(ctx, case["token"])
+                answer = {"valid": r.ok, "error": None if r.ok else r.name, "http": jwtk.status_http(r.status),
+                          "bearer_error": jwtk.status_bearer_error(r.status)}
+                if r.ok:
+                    answer["claims"] = {n: ctx.claim_at(n if n.startswith("/") else "/" + n, jwtk.AT_JOIN)[1]
+                                        for n in case.get("claims", {})}
+                with self.subTest(case=case["name"], front_end=front_end):
+                    self.assertEqual(verdicts.mismatches(front_end, case, answer, groups), [], r.message)
+                checked += 1
+        self.assertEqual(checked, len(doc["cases"]), "every case belongs to a configuration")
+
+    def test_every_case_keys_for_any_issuer(self):
+        self.run_corpus("c", ())
+
+    def test_every_case_keys_per_issuer(self):
+        self.run_corpus("c-routed", ("routed", "pushed-per-issuer"))
+
+
 class EncryptedTokenTests(unittest.TestCase):
     """token_type nested and encrypted over jwcrypto's tokens (Tests/JWTKernelTests/Fixtures/jwe)."""
 
