@@ -56,6 +56,7 @@ enum VerifierConfig {
             }
             s.policy = entry.policy(over: preset.issuers[0].policy)
             s.policy.issuers = preset.issuerNames
+            s.presetKeyIssuer = preset.keyIssuer
         } else {
             s.policy = entry.issuerPolicy()
         }

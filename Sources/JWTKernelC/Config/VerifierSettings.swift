@@ -8,6 +8,9 @@ struct VerifierSettings {
     var batchThreads = JWTVerifier.coreCount
     /// Pull mode: the remote key source for the verifier's issuers.
     var remote: RemoteKeys?
+    /// A provider preset's key issuer (its first issuer): in push mode too, every spelling of the preset's
+    /// issuers uses the keys loaded under it, as the preset does in Swift (`IssuerConfiguration.keyIssuer`).
+    var presetKeyIssuer: String?
     /// "channel_secret" (LINE): published for its issuer and merged into its loaded or fetched keys.
     var localSecret: LocalSecret?
     /// "token_type": signed JWTs (the default), nested (a JWS inside a JWE) or encrypted-only (NGINX Plus's

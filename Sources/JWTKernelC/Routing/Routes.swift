@@ -7,7 +7,8 @@
 ///
 /// - every issuer entry of the store is a route (its own keys, never the any-issuer keys in their place:
 ///   an entry without keys, in pull mode before the first fetch or withdrawn, is keys_unavailable);
-/// - every spelling of a remote source's issuer is a route to the keys published under its first;
+/// - every spelling of a remote source's issuer is a route to the keys published under its first, and so is
+///   every spelling of a provider preset's issuers when keys were pushed under its key issuer;
 /// - the any-issuer keys are the fallback (a token whose `iss` has no route, or that has no `iss`), and so
 ///   is the any-issuer entry without keys when the policy accepts any issuer or there is no issuer entry
 ///   at all (keys_unavailable once the core's checks before key selection pass);
@@ -38,6 +39,13 @@ final class Routes: Sendable {
         if let remote = settings.remote {
             for alias in remote.issuers where routed.insert(alias).inserted {
                 issuers.append(IssuerConfiguration(issuer: alias, policy: policy, keyIssuer: remote.keyIssuer))
+            }
+        }
+        // Push mode with a preset: its other spellings use the keys loaded under its key issuer (Google's
+        // accounts.google.com, Facebook's facebook.com, Microsoft's v1 issuer), as in Swift and in pull mode.
+        if let keyIssuer = settings.presetKeyIssuer, settings.remote == nil, routed.contains(keyIssuer) {
+            for alias in policy.issuers where routed.insert(alias).inserted {
+                issuers.append(IssuerConfiguration(issuer: alias, policy: policy, keyIssuer: keyIssuer))
             }
         }
         let anyKeys = store.entry(forIssuer: KeystoreState.anyIssuer)?.keys != nil
