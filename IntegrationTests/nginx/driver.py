@@ -7,6 +7,7 @@ jwt_verify. Run by run.sh, which installs the packages, builds the library and m
 Ends with the line other tools read:
 nginx-integration: checks=N failed=F wrong_answers=W worker_crashes=C rps_nocheck=A rps_jwtk_rs256=B
 rps_haproxy_rs256=H rps_jwtk_cached=K rps_module_rs256=R rps_module_es256=E rps_module_hs256=S rps_module_cached=M
+rps_module_jwe_dir=D rps_module_jwe_nested=N
 
 With --module (ngx_http_jwtk_module.so), the same checks run against the native module too (module_phase),
 and the load phase adds the module's rows from locations in the same nginx.
@@ -252,6 +253,12 @@ def nginx_conf(a, w, port, echo_port, variant, jwks_port):
             "    location = /load/module_hs {", module_policy(HMAC, f"auth_jwt_key_file {a.work}/hmac.json;"), ok,
             "    location = /load/module_cached {",
             module_policy(ISSUER, f"auth_jwt_key_file {a.work}/jwks.json; jwtk_cache on;"), ok,
+            # The JWE rows: encrypted claims (dir + A256GCM), and RS256 nested in RSA-OAEP-256 + A256GCM.
+            "    location = /load/module_jwe_dir {",
+            module_policy(ISSUER, f"auth_jwt_type encrypted; auth_jwt_key_file {a.work}/jwe_dir.json;"), ok,
+            "    location = /load/module_jwe_nested {",
+            module_policy(ISSUER, f"auth_jwt_type nested; auth_jwt_key_file {a.work}/jwe_rsa.json; "
+                                  f"auth_jwt_key_file {a.work}/jwks.json;"), ok,
             "    location = /jwtk/status { jwtk_status; }",
         ]
     lines += [
@@ -1105,6 +1112,9 @@ def load_phase(a, w, ngx, results):
                 ("module_es256", f"http://127.0.0.1:{ngx.port}/load/module", "load-es256.txt"),
                 ("module_hs256", f"http://127.0.0.1:{ngx.port}/load/module_hs", "load-hs256.txt"),
                 ("module_cached", f"http://127.0.0.1:{ngx.port}/load/module_cached", "load-cached.txt"),
+                ("module_jwe_dir", f"http://127.0.0.1:{ngx.port}/load/module_jwe_dir", "load-jwe-dir.txt"),
+                ("module_jwe_nested", f"http://127.0.0.1:{ngx.port}/load/module_jwe_nested",
+                 "load-jwe-nested.txt"),
             ]
         # Rounds interleaved over the cases (a b c ... a b c ...), so a neighbour's burst of load on this
         # shared machine hits every case alike; each figure is the median over the rounds, with the range.
@@ -1200,7 +1210,7 @@ def main():
     check(wait_for(lambda: ngx.client.get("/api/x", token=extra["rs1"])[0] == 200, 5), "rs1 restored for the load")
     if a.load > 0:
         for f in ("diff-rs256.txt", "diff-es256.txt", "load-rs256.txt", "load-es256.txt", "load-hs256.txt",
-                  "load-cached.txt"):
+                  "load-cached.txt", "load-jwe-dir.txt", "load-jwe-nested.txt"):
             os.link(f"{w}/{f}", f"{w}/push/{f}")
         load_phase(a, f"{w}/push", ngx, results)
         # The issue's targets, reported and not checked: neither is met reliably. RS256 against HAProxy came
@@ -1274,7 +1284,8 @@ def main():
           f"worker_crashes={crashes} rps_nocheck={rps('nocheck')} rps_jwtk_rs256={rps('jwtk_rs256')} "
           f"rps_haproxy_rs256={rps('haproxy_rs256')} rps_jwtk_cached={rps('jwtk_cached')} "
           f"rps_module_rs256={rps('module_rs256')} rps_module_es256={rps('module_es256')} "
-          f"rps_module_hs256={rps('module_hs256')} rps_module_cached={rps('module_cached')}")
+          f"rps_module_hs256={rps('module_hs256')} rps_module_cached={rps('module_cached')} "
+          f"rps_module_jwe_dir={rps('module_jwe_dir')} rps_module_jwe_nested={rps('module_jwe_nested')}")
     return 0 if failed == 0 and wrong_answers == 0 and crashes == 0 else 1
 
 

@@ -11,6 +11,8 @@ Writes into OUT_DIR:
                        WWW-Authenticate header expected, or null for none)
   extra.json           tokens for the other checks (rotation, flood, header hygiene)
   load-{rs256,es256,hs256}.txt   LOAD_TOKENS distinct valid tokens each, one per line
+  load-jwe-{dir,nested}.txt      the same, encrypted (dir + A256GCM claims; RS256 in RSA-OAEP-256 + A256GCM)
+  jwe_{dir,rsa}.json             their decryption keys (private JWKs, use enc)
   load-cached.txt      100 valid RS256 tokens (repeated by the load script: the cache case)
   diff-{rs256,es256}.txt         tokens for the HAProxy comparison: "VERDICT TOKEN" lines, VERDICT 1 = the
                        signature is good; half of them are tampered (signature byte, payload or key)
@@ -101,6 +103,8 @@ def token(key, claims, header=None, sign_with=None) -> str:
 
 
 def main():
+    from jwe import DirKey, RsaOaepKey   # jwe.py imports this module's helpers
+
     out, load_tokens = sys.argv[1], int(sys.argv[2])
     os.makedirs(out, exist_ok=True)
     rng = random.Random(11)
@@ -195,6 +199,21 @@ def main():
     with open(f"{out}/load-cached.txt", "w") as f:
         for i in range(100):
             f.write(token(rs, claims(sub=f"cached-{i}")) + "\n")
+    # The JWE rows (jwe.py): encrypted claims with dir + A256GCM, and RS256 tokens nested in RSA-OAEP-256 +
+    # A256GCM; the recipient's keys in files of their own (the nested location also lists jwks.json).
+    dir_key, oaep_key = DirKey("jwe-dir-1"), RsaOaepKey("jwe-rsa-1")
+    with open(f"{out}/jwe_dir.json", "w") as f:
+        json.dump({"keys": [dir_key.jwk()]}, f)
+    with open(f"{out}/jwe_rsa.json", "w") as f:
+        json.dump({"keys": [oaep_key.jwk()]}, f)
+    with open(f"{out}/load-jwe-dir.txt", "w") as f:
+        for i in range(load_tokens):
+            c = claims(sub=f"load-{i}", jti=f"dir-{i}")
+            f.write(dir_key.encrypt(json.dumps(c, separators=(",", ":")).encode()) + "\n")
+    with open(f"{out}/load-jwe-nested.txt", "w") as f:
+        for i in range(load_tokens):
+            inner = token(rs, claims(sub=f"load-{i}", jti=f"nested-{i}"))
+            f.write(oaep_key.encrypt(inner.encode(), cty="JWT") + "\n")
 
     # The HAProxy comparison: valid tokens and three kinds of bad signature, shuffled.
     for alg in ("RS256", "ES256"):

@@ -13,15 +13,18 @@ and comment lines the runner reads (one per line, "# " then the word):
     # feature: TEXT                  which Plus documentation feature it exercises (required)
     # key NAME ALG [kid=K|nokid] [noalg] [bytes=N]
                                      a key: HS256 (bytes=N of secret, 32 by default), RS256, PS256, ES256,
-                                     ES384, EdDSA, or dir (a 256-bit JWE key, for A256GCM)
-    # file PATH NAME[,NAME...] [pem] a key file under @DIR@: a JWKS of those keys' public JWKs, or one PEM key
+                                     ES384, EdDSA; JWE keys (jwe.py): dir (a 256-bit key, for A256GCM) or
+                                     RSA-OAEP-256 (RSA-2048, A256GCM content)
+    # file PATH NAME[,NAME...] [pem] a key file under @DIR@: a JWKS of those keys' public JWKs (a JWE key's
+                                     private JWK), or one PEM key (a JWE key's private key)
     # serve PATH NAME[,NAME...]      the JWKS server answers PATH with that JWKS
     # expect [until=WORK|differs=WHAT] METHOD PATH [token=NAME] [claims=JSON] [signer=NAME] [kid=K|nokid]
-             [jwe=NAME] [encrypted=NAME] [via=cookie:N|arg:N|header:N] [h=Name:Value ...] -> STATUS
-             [resp=Name:Value ...]
+             [jwe=NAME] [encrypted=NAME] [zip] [jwealg=RSA1_5] [via=cookie:N|arg:N|header:N] [h=Name:Value ...]
+             -> STATUS [resp=Name:Value ...]
                                      a request and the verdict; a token's default claims are iss, sub, iat and
                                      exp (+1 h), claims=JSON adds to them (null removes one); jwe=NAME wraps the
-                                     JWS in a JWE (nested), encrypted=NAME encrypts the claims themselves
+                                     JWS in a JWE (nested), encrypted=NAME encrypts the claims themselves; zip: a
+                                     "zip": "DEF" JWE; jwealg: the JWE's key management (RSA1_5)
     # until WORK: REASON             the whole configuration needs work not done yet (a branch, a named task)
 
 A check marked "until" is expected to fail until that work lands: it runs, and is reported as SKIP with
@@ -41,10 +44,10 @@ sys.path.insert(0, HERE)
 
 import driver  # noqa: E402
 from driver import JWKS, check, free_port  # noqa: E402
-from mint import Key, b64, token  # noqa: E402
+from jwe import DirKey, RsaOaepKey  # noqa: E402
+from mint import Key, token  # noqa: E402
 
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa  # noqa: E402
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # noqa: E402
 
 CONFIGS = os.path.join(HERE, "plus-configs")
 
@@ -53,29 +56,12 @@ def skip(name, why):
     driver.skip(name, why)
 
 
-class DirKey:
-    """A JWE key for "dir" + A256GCM (RFC 7516 compact serialization, made here)."""
-
-    def __init__(self, kid):
-        self.kid, self.alg, self.secret = kid, "dir", os.urandom(32)
-
-    def jwk(self):
-        return {"kty": "oct", "kid": self.kid, "alg": "dir", "use": "enc", "k": b64(self.secret)}
-
-    def encrypt(self, plaintext, cty=None):
-        header = {"alg": "dir", "enc": "A256GCM", "kid": self.kid}
-        if cty:
-            header["cty"] = cty
-        protected = b64(json.dumps(header, separators=(",", ":")).encode())
-        iv = os.urandom(12)
-        sealed = AESGCM(self.secret).encrypt(iv, plaintext, protected.encode())
-        return ".".join([protected, "", b64(iv), b64(sealed[:-16]), b64(sealed[-16:])])
-
-
 def make_key(name, alg, opts):
     kid = None if "nokid" in opts else opts.get("kid", name)
     if alg == "dir":
         return DirKey(kid)
+    if alg == "RSA-OAEP-256":
+        return RsaOaepKey(kid)
     if alg == "HS256":
         private = os.urandom(int(opts.get("bytes", 32)))
     elif alg in ("RS256", "PS256"):
@@ -138,7 +124,6 @@ class Config:
 
 
 def make_token(cfg, spec):
-    key = cfg.keys[spec["token"]]
     now = int(time.time())
     claims = {"iss": "https://idp.example.com", "sub": "user-1", "iat": now - 10, "exp": now + 3600}
     for k, v in json.loads(spec.get("claims", "{}")).items():
@@ -149,7 +134,9 @@ def make_token(cfg, spec):
         else:
             claims[k] = v
     if "encrypted" in spec:
-        return cfg.keys[spec["encrypted"]].encrypt(json.dumps(claims, separators=(",", ":")).encode())
+        return cfg.keys[spec["encrypted"]].encrypt(json.dumps(claims, separators=(",", ":")).encode(),
+                                                   zip_="zip" in spec, alg=spec.get("jwealg"))
+    key = cfg.keys[spec["token"]]
     header = {"alg": key.alg, "typ": "JWT"}
     kid = spec.get("kid", key.kid)
     if kid is not None and spec.get("kid") != "nokid" and "nokid" not in spec:
@@ -157,7 +144,7 @@ def make_token(cfg, spec):
     signer = cfg.keys[spec["signer"]] if "signer" in spec else None
     jws = token(key, claims, header=header, sign_with=signer)
     if "jwe" in spec:
-        return cfg.keys[spec["jwe"]].encrypt(jws.encode(), cty="JWT")
+        return cfg.keys[spec["jwe"]].encrypt(jws.encode(), cty="JWT", zip_="zip" in spec, alg=spec.get("jwealg"))
     return jws
 
 
@@ -189,7 +176,7 @@ def parse_expect(line):
 def request(ngx, cfg, spec):
     headers = {k: v for k, v in spec["h"]}
     path = spec["path"]
-    tok = make_token(cfg, spec) if "token" in spec else None
+    tok = make_token(cfg, spec) if "token" in spec or "encrypted" in spec else None
     via = spec.get("via", "bearer")
     if tok is not None:
         if via == "bearer":

@@ -9,7 +9,7 @@
 # .build-nginx/, mints fresh keys and tokens, and runs driver.py: nginx with gateways/lua/jwtk.lua and
 # nginx with the module on 127.0.0.1, a loopback JWKS server, HAProxy 2.6 with jwt_verify, wrk.
 # Ends with one line (read by other tools):
-# nginx-integration: checks=N failed=F wrong_answers=W worker_crashes=C rps_nocheck=A rps_jwtk_rs256=B rps_haproxy_rs256=H rps_jwtk_cached=K rps_module_rs256=R rps_module_es256=E rps_module_hs256=S rps_module_cached=M
+# nginx-integration: checks=N failed=F wrong_answers=W worker_crashes=C rps_nocheck=A rps_jwtk_rs256=B rps_haproxy_rs256=H rps_jwtk_cached=K rps_module_rs256=R rps_module_es256=E rps_module_hs256=S rps_module_cached=M rps_module_jwe_dir=D rps_module_jwe_nested=N
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
         *) echo "usage: run.sh [--load SECONDS] [--tokens N] [--results FILE.json]" >&2; exit 2 ;;
     esac
 done
-summary_fail() { echo "nginx-integration: checks=0 failed=1 wrong_answers=0 worker_crashes=0 rps_nocheck=0 rps_jwtk_rs256=0 rps_haproxy_rs256=0 rps_jwtk_cached=0 rps_module_rs256=0 rps_module_es256=0 rps_module_hs256=0 rps_module_cached=0"; exit 1; }
+summary_fail() { echo "nginx-integration: checks=0 failed=1 wrong_answers=0 worker_crashes=0 rps_nocheck=0 rps_jwtk_rs256=0 rps_haproxy_rs256=0 rps_jwtk_cached=0 rps_module_rs256=0 rps_module_es256=0 rps_module_hs256=0 rps_module_cached=0 rps_module_jwe_dir=0 rps_module_jwe_nested=0"; exit 1; }
 
 # One apt-get command: wrk and the lua module both accept libluajit2, which apt then keeps.
 "$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev pkg-config python3 python3-venv procps \

@@ -240,6 +240,14 @@ int  jwtk_keystore_load_jwks_flags(jwtk_keystore *ks, const char *issuer, size_t
  * verification keys (jwtk_keystore_load_jwks) never decrypt. Used by verifiers with "token_type" "nested" or
  * "encrypted"; until a load succeeds their tokens are JWTK_KEYS_UNAVAILABLE. `ctx` may be NULL. Thread-safe. */
 int  jwtk_keystore_load_decryption_keys(jwtk_keystore *ks, const char *doc, size_t doc_len, jwtk_ctx *ctx);
+/* After 0.1.0. Several documents at once (docs[0..n), 1 <= n <= 1024, 16 MiB in all): replaces the keystore's
+ * decryption keys with the union of the decryption keys of every document, as a host with several key files for one
+ * location needs (one jwtk_keystore_load_decryption_keys call per document would leave only the last). A document
+ * that holds no decryption key but is a verification key set (a JWKS of public keys listed beside a JWKS of
+ * "use": "enc" keys, as NGINX Plus's auth_jwt_key_file lines do) is skipped, named in jwtk_ctx_errmsg; a document
+ * that is no key set at all, or no usable decryption key in all: the old keys stay and the key error is returned.
+ * `ctx` may be NULL. Thread-safe. */
+int  jwtk_keystore_load_decryption_keys_many(jwtk_keystore *ks, const jwtk_str *docs, size_t n, jwtk_ctx *ctx);
 /* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
  * registered a remote source yet: sources registered later are fetched at once). The thread fetches
  * every remote issuer now, then refreshes ahead of expiry (Cache-Control max-age clamped to
@@ -304,7 +312,8 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "token_type": "signed"            after 0.1.0; NGINX Plus's auth_jwt_type: "signed" (a JWS, the default),
  *                                     "nested" (a JWS inside a JWE with cty "JWT": decrypted with the keystore's
  *                                     decryption keys, then the inner JWS verified exactly as a signed one;
- *                                     jwtk_claims and jwtk_claim report the inner token, its payload {NULL, 0}),
+ *                                     jwtk_claims and jwtk_claim report the inner token, its payload {NULL, 0};
+ *                                     jwtk_nested_jws gives the inner JWS itself),
  *                                     or "encrypted" (the claims themselves encrypted: decrypted, then this
  *                                     policy's claim checks; jwtk_claims.alg is the JWE "alg", kid, typ and
  *                                     payload are {NULL, 0}). Any decryption failure is JWTK_DECRYPTION_FAILED;
@@ -438,6 +447,13 @@ int  jwtk_claim(jwtk_ctx *ctx, const char *name, size_t name_len, jwtk_str *valu
  * at a time per ctx. Allocates nothing. */
 int  jwtk_claim_at(jwtk_ctx *ctx, const char *pointer, size_t pointer_len, unsigned int flags,
                    jwtk_str *value, int *json_type);
+
+/* After 0.1.0. The inner compact JWS of the nested token (a verifier with "token_type": "nested") last verified
+ * successfully on `ctx`, as decrypted (NGINX Plus's $jwt_payload of a nested token: the enclosed JWS). After a
+ * signed or encrypted-only token: JWTK_OK with *value = {NULL, 0}. Returns JWTK_E_NO_TOKEN if the last jwtk_verify
+ * on ctx failed (or none ran). *value is valid until the next jwtk_verify or jwtk_ctx_free on ctx, together with
+ * the claim values. One thread at a time per ctx. Allocates nothing. */
+int  jwtk_nested_jws(jwtk_ctx *ctx, jwtk_str *value);
 
 /* ---------------------------------------------------------------------------------------------
  * Counters, for metrics. Caller-allocated; set struct_size = sizeof(jwtk_stats) before the call.

@@ -44,10 +44,10 @@ extension JWTVerifier {
     @_spi(Internals)
     public func verifyNestedLending(
         _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?,
-        cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
+        cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken, _ inner: UnsafeRawBufferPointer) -> Void
     ) throws(JWTError) {
         try decryptor.withNestedJWS(token) { (inner) throws(JWTError) in
-            try verifyLending(inner, at: now, cacheOutcome: &cacheOutcome, body)
+            try verifyLending(inner, at: now, cacheOutcome: &cacheOutcome) { body($0, inner) }
         }
     }
 

@@ -16,11 +16,12 @@ public protocol TokenVerifier: AnyObject, Sendable {
     ) throws(JWTError)
 
     /// A nested JWT (a JWS inside a JWE): decrypted with `decryptor`, then the inner JWS through
-    /// `verifyLending` (docs/JWE.md).
+    /// `verifyLending` (docs/JWE.md). `body` also gets the inner compact JWS as decrypted (NGINX Plus's
+    /// `$jwt_payload` of a nested token), valid only inside it.
     @_spi(Internals)
     func verifyNestedLending(
         _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, cacheOutcome: inout CacheOutcome,
-        _ body: (VerifiedToken) -> Void
+        _ body: (VerifiedToken, _ inner: UnsafeRawBufferPointer) -> Void
     ) throws(JWTError)
 
     /// An encrypted-only JWT: decrypted with `decryptor`, then the claims step of the pipeline.
@@ -31,6 +32,15 @@ public protocol TokenVerifier: AnyObject, Sendable {
 }
 
 extension TokenVerifier {
+    /// `verifyNestedLending` for a caller that does not need the inner JWS's bytes.
+    @_spi(Internals)
+    public func verifyNestedLending(
+        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
+        try verifyNestedLending(token, decryptor: decryptor, at: now, cacheOutcome: &cacheOutcome) { t, _ in body(t) }
+    }
+
     /// Verifies a JWT and returns an owning copy of the result; `now`: the time to judge it at (Unix
     /// seconds), nil for the verifier's clock.
     public func verify(_ token: String, at now: Int64? = nil) throws(JWTError) -> VerifiedJWT {

@@ -106,6 +106,41 @@ public func jwtk_keystore_load_decryption_keys(
     }
 }
 
+@c @implementation
+public func jwtk_keystore_load_decryption_keys_many(
+    _ ks: OpaquePointer?, _ documents: UnsafePointer<jwtk_str>?, _ count: Int, _ ctx: OpaquePointer?
+) -> Int32 {
+    let context: ContextState?
+    switch optionalContext(ctx) {
+    case .success(let c): context = c
+    case .failure(let e): return e.status
+    }
+    context?.clearMessage()
+    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
+    guard let documents else { return JWTK_E_NULL }
+    guard count > 0, count <= InputLimits.keySetDocuments else { return JWTK_E_LENGTH }
+    // Safety: the caller promises `count` readable jwtk_str at `documents` for the call (jwtk.h).
+    var views: [UnsafeRawBufferPointer] = []
+    var total = 0
+    for (i, document) in UnsafeBufferPointer(start: documents, count: count).enumerated() {
+        switch InputBytes.required(document.ptr, document.len, limit: InputLimits.keySet) {
+        case .success(let bytes):
+            total += bytes.count
+            guard total <= InputLimits.keySet else {
+                context?.setMessage("keys: the documents together are above 16 MiB")
+                return JWTK_E_LENGTH
+            }
+            views.append(bytes)
+        case .failure(let e):
+            context?.setMessage("keys #\(i + 1): \(StatusTable.text(e.status))")
+            return e.status
+        }
+    }
+    let outcome = keystore.loadDecryptionKeys(documents: views)
+    context?.setMessage(outcome.message)
+    return outcome.status
+}
+
 /// Checks every argument, then parses and publishes (see KeystoreState.load).
 private func loadKeys(
     _ ks: OpaquePointer?, _ issuer: UnsafePointer<CChar>?, _ issuerLength: Int,

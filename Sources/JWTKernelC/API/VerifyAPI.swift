@@ -9,6 +9,7 @@ public func jwtk_verify(
     guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
     guard let context = Handle.object(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
     context.verified = nil
+    context.nestedCount = 0
     if let out, out.pointee.struct_size < UInt32(MemoryLayout<jwtk_claims>.size) {
         context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
         return JWTK_E_STRUCT_SIZE
@@ -58,10 +59,17 @@ private func verifyToken(
             }
         case .nested:
             // The inner JWS through the same routed pipeline; its payload segment is not in the caller's token.
+            // The inner JWS itself is kept for jwtk_nested_jws (NGINX Plus's $jwt_payload of a nested token).
             try routes.verifier.verifyNestedLending(
                 bytes, decryptor: try decryptor(verifier), at: at, cacheOutcome: &outcome
-            ) { verified in
+            ) { verified, inner in
+                // Room first (reserve may move the arena, dropping what it held): the three regions and the JWS.
+                context.reserve(3 * (verified.header.count + verified.claimsJSON.count) + inner.count)
                 export(verified, context, out, token: nil)
+                if let layout = context.verified, let source = inner.baseAddress {
+                    (context.arena + layout.total).copyMemory(from: source, byteCount: inner.count)
+                    context.nestedCount = inner.count
+                }
             }
         case .encrypted:
             try routes.verifier.verifyEncryptedLending(bytes, decryptor: try decryptor(verifier), at: at) { t in

@@ -25,6 +25,10 @@ final class ContextState {
     /// Where the last successful verification's documents sit in `arena` (nil: no verified token).
     var verified: VerifiedLayout?
 
+    /// The length of the inner JWS of the nested token last verified (jwtk_nested_jws), held in `arena` right
+    /// behind the verified documents' regions (at `verified.total`); 0: the last token was not nested.
+    var nestedCount = 0
+
     /// The routes (`MultiIssuerVerifier`) of the verifier used last (by serial) and the key generation they
     /// were built for.
     var routes: Routes?
@@ -49,6 +53,7 @@ final class ContextState {
     func reserve(_ count: Int) {
         guard count > capacity else { return }
         verified = nil
+        nestedCount = 0
         arena.deallocate()
         capacity = max(count, capacity * 2)
         arena = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)

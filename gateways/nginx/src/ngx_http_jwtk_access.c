@@ -88,14 +88,16 @@ ngx_http_jwtk_verifier(ngx_http_jwtk_loc_conf_t *jcf, ngx_http_jwtk_ctx_t *ctx)
 
 /*
  * Verifies the token; for an encrypted token (auth_jwt_type encrypted) its
- * decrypted claims are copied for $jwt_payload at once (libjwtk's results
- * live until the worker's next verification).
+ * decrypted claims, for a nested one the enclosed JWS (jwtk_nested_jws),
+ * are copied for $jwt_payload at once (libjwtk's results live until the
+ * worker's next verification), as NGINX Plus defines $jwt_payload.
  */
 static int
 ngx_http_jwtk_verify(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
     ngx_http_jwtk_ctx_t *ctx, jwtk_ctx *jctx, ngx_str_t *token)
 {
     jwtk_claims  claims, *out;
+    jwtk_str     inner;
     int          st;
 
     out = NULL;
@@ -110,6 +112,13 @@ ngx_http_jwtk_verify(ngx_http_request_t *r, ngx_http_jwtk_loc_conf_t *jcf,
 
     if (st == JWTK_OK && out != NULL && claims.claims_json.ptr != NULL
         && ngx_http_jwtk_copy_payload(r, ctx, &claims.claims_json) != NGX_OK)
+    {
+        return JWTK_E_NULL;
+    }
+
+    if (st == JWTK_OK && jcf->type == NGX_HTTP_JWTK_TYPE_NESTED
+        && jwtk_nested_jws(jctx, &inner) == JWTK_OK && inner.ptr != NULL
+        && ngx_http_jwtk_copy_payload(r, ctx, &inner) != NGX_OK)
     {
         return JWTK_E_NULL;
     }

@@ -119,11 +119,12 @@ ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
      */
     static const unsigned int  flags = JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS;
 
-    jwtk_str    *verify;
-    size_t       i, m;
-    u_char      *decrypts;
-    ngx_uint_t   ndecrypt;
-    int          st;
+    jwtk_str       *verify;
+    jwtk_keystore  *scratch;
+    size_t          i, m;
+    u_char         *decrypts;
+    ngx_uint_t      ndecrypt;
+    int             st;
 
     if (decrypting != NULL) {
         *decrypting = 0;
@@ -136,10 +137,12 @@ ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
 
     /*
      * Decryption keys (auth_jwt_type encrypted | nested) come from the same
-     * key files and answers, as in NGINX Plus: each document is offered as
-     * a decryption key set too (a document of public keys holds none and
-     * changes nothing). libjwtk keeps one decryption key set per keystore:
-     * the last document here that holds any.
+     * key files and answers, as in NGINX Plus: each document is tried alone
+     * to learn which hold decryption keys (a document of public keys holds
+     * none), on a scratch keystore, then the union of all of them is
+     * published at once (jwtk_keystore_load_decryption_keys_many: a load
+     * replaces the keystore's decryption keys, so one call per document
+     * would keep only the last document's).
      */
     decrypts = ngx_alloc(n, ngx_cycle->log);
     if (decrypts == NULL) {
@@ -148,11 +151,25 @@ ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
 
     ndecrypt = 0;
 
+    if (jwtk_keystore_new(&scratch) != JWTK_OK) {
+        ngx_free(decrypts);
+        return JWTK_E_NULL;
+    }
+
     for (i = 0; i < n; i++) {
-        decrypts[i] = jwtk_keystore_load_decryption_keys(ks, docs[i].ptr,
+        decrypts[i] = jwtk_keystore_load_decryption_keys(scratch, docs[i].ptr,
                                                          docs[i].len, NULL)
                       == JWTK_OK;
         ndecrypt += decrypts[i];
+    }
+
+    jwtk_keystore_free(scratch);
+
+    if (ndecrypt != 0
+        && jwtk_keystore_load_decryption_keys_many(ks, docs, n, NULL)
+           != JWTK_OK)
+    {
+        ndecrypt = 0;   /* cannot happen: each held keys alone */
     }
 
     if (decrypting != NULL) {
