@@ -51,12 +51,17 @@ public struct DecryptionKeySet: Sendable {
         }
     }
 
-    /// The keys to try for a token: those whose `kid` is the token's, else (no key has it, or the token has no
-    /// `kid`) the keys without a `kid`, or every key when the token names none; each must allow `alg`.
-    func candidates(kid: String?, alg: KeyManagementAlgorithm) -> [DecryptionKey] {
-        let usable = keys.filter { $0.algorithms.contains(alg) }
-        guard let kid else { return usable }
-        let named = usable.filter { $0.kid == kid }
-        return named.isEmpty ? usable.filter { $0.kid == nil } : named
+    /// The keys to try for a token: those whose `kid` is the token's (as for signatures, no other key is tried
+    /// then, so a named key pinned to another algorithm is `key_alg_mismatch`); when no key has that `kid`, or the
+    /// token names none, the keys without a `kid` (every key when the token names none); each must allow `alg`.
+    func candidates(kid: String?, alg: KeyManagementAlgorithm) throws(JWTError) -> [DecryptionKey] {
+        let named = kid.map { kid in keys.filter { $0.kid == kid } } ?? []
+        let pool = !named.isEmpty ? named : keys.filter { kid == nil || $0.kid == nil }
+        let usable = pool.filter { $0.algorithms.contains(alg) }
+        guard usable.isEmpty else { return usable }
+        if !named.isEmpty || kid == nil {
+            throw JWTError(.keyAlgMismatch, "no decryption key for the token may decrypt its alg")
+        }
+        throw JWTError(.unknownKid, "no decryption key has the token's kid")
     }
 }
