@@ -200,5 +200,21 @@ final class JWEInteropTests: XCTestCase {
         let token = f.nested.first { $0["alg"] as? String == "ECDH-ES+A256KW" }!["token"] as! String
         XCTAssertEqual(
             try multi.verifyNested(token, decryptor: f.decryptor, at: Self.now).issuer, "https://issuer.example")
+        // Encrypted-only tokens are routed by their decrypted iss: a route whose policy wants another audience
+        // refuses them, and an issuer without a route is unknown_issuer.
+        let encrypted = f.encrypted.first { $0["alg"] as? String == "A256GCMKW" }!["token"] as! String
+        XCTAssertEqual(try multi.verifyEncrypted(encrypted, decryptor: f.decryptor, at: Self.now).subject, "user-1")
+        let strict = MultiIssuerVerifier(
+            store: store,
+            issuers: [IssuerConfiguration(issuer: "https://issuer.example", policy: ClaimsPolicy(audiences: ["other"]))]
+        )
+        XCTAssertThrowsError(try strict.verifyEncrypted(encrypted, decryptor: f.decryptor, at: Self.now)) {
+            XCTAssertEqual(($0 as? JWTError)?.code, .badAudience)
+        }
+        let elsewhere = MultiIssuerVerifier(
+            store: store, issuers: [IssuerConfiguration(issuer: "https://other.example")])
+        XCTAssertThrowsError(try elsewhere.verifyEncrypted(encrypted, decryptor: f.decryptor, at: Self.now)) {
+            XCTAssertEqual(($0 as? JWTError)?.code, .unknownIssuer)
+        }
     }
 }
