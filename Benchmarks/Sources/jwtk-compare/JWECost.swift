@@ -217,6 +217,13 @@ enum JWECost {
             OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS
                 | OSSL_KEYMGMT_SELECT_PUBLIC_KEY)
 
+        /// OSSL_PARAM keys must outlive the parameters: static strings, not temporaries of Swift literals.
+        // Safety: pointers to immutable string literals in the binary, never written.
+        nonisolated(unsafe) static let groupKey = UnsafeRawPointer(("group" as StaticString).utf8Start)
+            .assumingMemoryBound(to: CChar.self)
+        nonisolated(unsafe) static let pubKey = UnsafeRawPointer(("pub" as StaticString).utf8Start).assumingMemoryBound(
+            to: CChar.self)
+
         static func ecPublic(_ point: [UInt8]) throws -> OpaquePointer {
             let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil)
             defer { EVP_PKEY_CTX_free(ctx) }
@@ -224,9 +231,9 @@ enum JWECost {
             let ok = "prime256v1".withCString { group in
                 point.withUnsafeBytes { p in
                     var params = [
-                        OSSL_PARAM_construct_utf8_string("group", UnsafeMutablePointer(mutating: group), 0),
+                        OSSL_PARAM_construct_utf8_string(groupKey, UnsafeMutablePointer(mutating: group), 0),
                         OSSL_PARAM_construct_octet_string(
-                            "pub", UnsafeMutableRawPointer(mutating: p.baseAddress), p.count),
+                            pubKey, UnsafeMutableRawPointer(mutating: p.baseAddress), p.count),
                         OSSL_PARAM_construct_end(),
                     ]
                     return EVP_PKEY_fromdata_init(ctx) == 1
