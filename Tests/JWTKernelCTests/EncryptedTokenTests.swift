@@ -105,6 +105,37 @@ final class EncryptedTokenTests: XCTestCase {
         XCTAssertEqual(statuses, [Int32](repeating: JWTK_OK, count: 8) + [JWTK_DECRYPTION_FAILED])
     }
 
+    /// Several decryption key documents at once: their union, or nothing when one of them is not usable.
+    func testSeveralDecryptionKeyDocuments() throws {
+        var ks: OpaquePointer?, ctx: OpaquePointer?
+        XCTAssertEqual(jwtk_keystore_new(&ks), JWTK_OK)
+        XCTAssertEqual(jwtk_ctx_new(&ctx), JWTK_OK)
+        defer { jwtk_keystore_free(ks); jwtk_ctx_free(ctx) }
+        let sig = try json("verification_keys")
+        XCTAssertEqual(jwtk_keystore_load_jwks(ks, nil, 0, sig, sig.utf8.count), JWTK_OK)
+        let keys = (fixture["decryption_keys"] as! [String: Any])["keys"] as! [[String: Any]]
+        func doc(_ part: ArraySlice<[String: Any]>) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["keys": Array(part)]), as: UTF8.self)
+        }
+        let halves = [try doc(keys[..<7]), try doc(keys[7...])]
+        func load(_ docs: [String]) -> Int32 {
+            let copies = docs.map { strdup($0)! }
+            defer { for p in copies { free(p) } }
+            let strs = zip(copies, docs).map { jwtk_str(ptr: UnsafePointer($0.0), len: $0.1.utf8.count) }
+            return jwtk_keystore_load_decryption_keys_many(ks, strs, strs.count, ctx)
+        }
+        let nested = try verifier("nested", keystore: ks!)
+        defer { jwtk_verifier_free(nested) }
+        var out = jwtk_claims()
+        // A verification key document among them: nothing is published.
+        XCTAssertEqual(load([halves[0], sig]), JWTK_NOT_A_KEY_SET)
+        XCTAssertTrue(String(cString: jwtk_ctx_errmsg(ctx)).contains("#2"))
+        XCTAssertEqual(verify(nested, ctx!, tokens("nested")[0], &out), JWTK_KEYS_UNAVAILABLE)
+        XCTAssertEqual(load(halves), JWTK_OK)
+        for token in tokens("nested") { XCTAssertEqual(verify(nested, ctx!, token, &out), JWTK_OK) }
+        XCTAssertEqual(jwtk_keystore_load_decryption_keys_many(ks, nil, 1, ctx), JWTK_E_NULL)
+    }
+
     func testTokenTypeConfig() {
         var ks: OpaquePointer?, v: OpaquePointer?
         XCTAssertEqual(jwtk_keystore_new(&ks), JWTK_OK)

@@ -226,6 +226,10 @@ int  jwtk_keystore_load_jwks_many(jwtk_keystore *ks, const char *issuer, size_t 
  * verification keys (jwtk_keystore_load_jwks) never decrypt. Used by verifiers with "token_type" "nested" or
  * "encrypted"; until a load succeeds their tokens are JWTK_KEYS_UNAVAILABLE. `ctx` may be NULL. Thread-safe. */
 int  jwtk_keystore_load_decryption_keys(jwtk_keystore *ks, const char *doc, size_t doc_len, jwtk_ctx *ctx);
+/* After 0.1.0. The same for several documents at once (a host with several key files): their union replaces the
+ * decryption keys in one step, or nothing does if any document is not a key document (1 <= n <= 1024, 16 MiB in
+ * all; the message names the document by position, from 1). */
+int  jwtk_keystore_load_decryption_keys_many(jwtk_keystore *ks, const jwtk_str *docs, size_t n, jwtk_ctx *ctx);
 /* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
  * registered a remote source yet: sources registered later are fetched at once). The thread fetches
  * every remote issuer now, then refreshes ahead of expiry (Cache-Control max-age clamped to

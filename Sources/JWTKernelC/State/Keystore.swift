@@ -106,15 +106,24 @@ final class Keystore: @unchecked Sendable {
 
     // MARK: Decryption keys
 
-    /// Parses `document` (no lock held) and, if it holds a usable decryption key, publishes it as the
-    /// keystore's decryption key set; otherwise the keys held stay, as for verification keys.
-    func loadDecryptionKeys(_ document: UnsafeRawBufferPointer) -> LoadOutcome {
-        let keys: DecryptionKeySet
-        do { keys = try DecryptionKeySet(document: document) } catch {
-            return LoadOutcome(status: error.code.number, message: "decryption keys refused, old keys kept: \(error)")
+    /// Parses `documents` (no lock held) and, if together they hold a usable decryption key, publishes their
+    /// union as the keystore's decryption key set; otherwise, or if any one is not a key document, the keys held
+    /// stay, as for verification keys (`load`).
+    func loadDecryptionKeys(_ documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
+        var keys: [DecryptionKey] = [], rejected: [KeyError] = []
+        for (i, document) in documents.enumerated() {
+            do {
+                let set = try DecryptionKeySet(document: document)
+                keys += set.keys
+                rejected += set.rejected
+            } catch {
+                let which = documents.count > 1 ? "decryption keys #\(i + 1) " : "decryption keys "
+                return LoadOutcome(status: error.code.number, message: which + "refused, old keys kept: \(error)")
+            }
         }
-        mutex.withLock { decryption = keys }
-        return LoadOutcome(status: 0, message: keys.rejected.isEmpty ? "" : "refused: " + Self.describe(keys.rejected))
+        let set = DecryptionKeySet(keys: keys, rejected: rejected)
+        mutex.withLock { decryption = set }
+        return LoadOutcome(status: 0, message: rejected.isEmpty ? "" : "refused: " + Self.describe(rejected))
     }
 
     /// The decryption keys held, or nil before any load.
