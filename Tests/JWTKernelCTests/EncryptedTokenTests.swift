@@ -57,7 +57,7 @@ final class EncryptedTokenTests: XCTestCase {
         // Before decryption keys are loaded: keys_unavailable, as for an issuer without keys.
         XCTAssertEqual(verify(nested, ctx!, tokens("nested")[0], &out), JWTK_KEYS_UNAVAILABLE)
         // The verification keys are not decryption keys, and the signing JWKS loads none.
-        XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, sig, sig.utf8.count, ctx), JWTK_NOT_A_KEY_SET)
+        XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, sig, sig.utf8.count, ctx), JWTK_WRONG_KEY_USE)
         XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, enc, enc.utf8.count, ctx), JWTK_OK)
 
         for token in tokens("nested") {
@@ -127,11 +127,16 @@ final class EncryptedTokenTests: XCTestCase {
         let nested = try verifier("nested", keystore: ks!)
         defer { jwtk_verifier_free(nested) }
         var out = jwtk_claims()
-        // A verification key document among them: nothing is published.
-        XCTAssertEqual(load([halves[0], sig]), JWTK_NOT_A_KEY_SET)
+        // A document that is no key document: nothing is published, the document named.
+        XCTAssertEqual(load([halves[0], "{\"not\": 1}"]), JWTK_NOT_A_KEY_SET)
         XCTAssertTrue(String(cString: jwtk_ctx_errmsg(ctx)).contains("#2"))
         XCTAssertEqual(verify(nested, ctx!, tokens("nested")[0], &out), JWTK_KEYS_UNAVAILABLE)
-        XCTAssertEqual(load(halves), JWTK_OK)
+        // Only verification keys in every document: no decryption key, nothing published.
+        XCTAssertEqual(load([sig, sig]), JWTK_WRONG_KEY_USE)
+        // A file of verification keys beside the decryption keys (Plus reads both from the same files): its keys
+        // are refused with their reasons, the rest load.
+        XCTAssertEqual(load(halves + [sig]), JWTK_OK)
+        XCTAssertTrue(String(cString: jwtk_ctx_errmsg(ctx)).contains("sig-1"))
         for token in tokens("nested") { XCTAssertEqual(verify(nested, ctx!, token, &out), JWTK_OK) }
         XCTAssertEqual(jwtk_keystore_load_decryption_keys_many(ks, nil, 1, ctx), JWTK_E_NULL)
     }

@@ -106,24 +106,21 @@ final class Keystore: @unchecked Sendable {
 
     // MARK: Decryption keys
 
-    /// Parses `documents` (no lock held) and, if together they hold a usable decryption key, publishes their
-    /// union as the keystore's decryption key set; otherwise, or if any one is not a key document, the keys held
-    /// stay, as for verification keys (`load`).
+    /// Parses `documents` (no lock held, `DecryptionKeySet(documents:)`: a document of verification keys only
+    /// adds its refusals) and, if together they hold a usable decryption key, publishes their union as the
+    /// keystore's decryption key set; otherwise, or if any one is not a key document, the keys held stay.
     func loadDecryptionKeys(_ documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
-        var keys: [DecryptionKey] = [], rejected: [KeyError] = []
-        for (i, document) in documents.enumerated() {
-            do {
-                let set = try DecryptionKeySet(document: document)
-                keys += set.keys
-                rejected += set.rejected
-            } catch {
-                let which = documents.count > 1 ? "decryption keys #\(i + 1) " : "decryption keys "
-                return LoadOutcome(status: error.code.number, message: which + "refused, old keys kept: \(error)")
-            }
+        let set: DecryptionKeySet
+        do {
+            set =
+                documents.count == 1
+                ? try DecryptionKeySet(document: documents[0])
+                : try DecryptionKeySet(documents: documents.map { KeyDocument($0) })
+        } catch {
+            return LoadOutcome(status: error.code.number, message: "decryption keys refused, old keys kept: \(error)")
         }
-        let set = DecryptionKeySet(keys: keys, rejected: rejected)
         mutex.withLock { decryption = set }
-        return LoadOutcome(status: 0, message: rejected.isEmpty ? "" : "refused: " + Self.describe(rejected))
+        return LoadOutcome(status: 0, message: set.rejected.isEmpty ? "" : "refused: " + Self.describe(set.rejected))
     }
 
     /// The decryption keys held, or nil before any load.
