@@ -38,15 +38,16 @@ let package = Package(
             name: "VerifyChecks",
             dependencies: ["FuzzSupport", .product(name: "JWTKernel", package: "jwt-kernel")]
         ),
-    ]
-        + (harnesses + ["StressVerify"]).map { name in
-            .executableTarget(
-                name: name,
-                dependencies: ["FuzzSupport", "CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
-                    + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
-                    // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
-                    + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
-                    + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
-            )
-        }
+    ] + (harnesses + ["StressVerify"]).map { name in
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzSupport", "CFuzzCrypto", .product(name: "JWTKernel", package: "jwt-kernel")]
+                + (verifyHarnesses.contains(name) ? ["VerifyChecks", "CLibFuzzer"] : [])
+                // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
+                + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
+                + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
+                // The byte-at-a-time reference reader the fast parser is held to (a test oracle, not in the product).
+                + (name == "FuzzJSON" ? [.product(name: "JWTKernelTestOracles", package: "jwt-kernel")] : [])
+        )
+    }
 )

@@ -5,7 +5,7 @@ import Glibc
 enum ResultLine {
     /// Verifies `token`, appends its result line to `output`, returns whether it was valid.
     static func write(
-        verifier: any TokenVerifying, token: UnsafeRawBufferPointer, decryption: (TokenType, JWEDecryptor)? = nil,
+        verifier: any TokenVerifier, token: UnsafeRawBufferPointer, decryption: (TokenType, JWEDecryptor)? = nil,
         to output: OutputWriter
     ) -> Bool {
         do {

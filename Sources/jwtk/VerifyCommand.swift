@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +20,13 @@ struct VerifyCommand: ParsableCommand {
             "Key set file: JWKS, single JWK, {kid: PEM} map, or a PEM key/certificate. Repeatable. With --provider: its keys, offline.",
             valueName: "FILE"))
     var jwks: [String] = []
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Load --jwks HMAC secrets shorter than their hash output (RFC 7518 section 3.2 refuses them; NGINX Plus loads them), each with a warning."
+        ))
+    var allowShortHmacSecrets = false
 
     @OptionGroup var remote: RemoteKeyOptions
 
@@ -103,7 +110,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let verifier: any TokenVerifying
+        let verifier: any TokenVerifier
         var decryption: (TokenType, JWEDecryptor)? = nil
         do {
             verifier = try makeVerifier()
@@ -141,8 +148,8 @@ struct VerifyCommand: ParsableCommand {
         if !allValid { throw ExitCode(1) }
     }
 
-    private func makeVerifier() throws -> any TokenVerifying {
-        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks)
+    private func makeVerifier() throws -> any TokenVerifier {
+        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks, allowShortHMACSecrets: allowShortHmacSecrets)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
             algorithms = []

@@ -4,33 +4,10 @@ extension DecryptionKey {
     /// `unwrapKey`; an `alg` that is a signature algorithm or not one the kernel decrypts with (`RSA1_5`,
     /// `PBES2-*` included); a public key (no `d`), which cannot decrypt.
     public convenience init(jwk: JSONValue) throws(KeyError) {
-        guard case .object = jwk else { throw KeyError(.malformed, "JWK is not a JSON object") }
-        let kid: String?
-        switch jwk["kid"] {
-        case nil: kid = nil
-        case .string(let s)?: kid = s
-        default: throw KeyError(.malformed, "\"kid\" is not a string")
-        }
-        func member(_ name: String) throws(KeyError) -> String? {
-            switch jwk[name] {
-            case nil: return nil
-            case .string(let s)?: return s
-            default: throw KeyError(.malformed, kid: kid, "\"\(name)\" is not a string")
-            }
-        }
-        func bytes(_ name: String) throws(KeyError) -> [UInt8]? {
-            guard let text = try member(name) else { return nil }
-            guard let decoded = Base64URL.decode(text) else {
-                throw KeyError(.malformed, kid: kid, "\"\(name)\" is not canonical base64url")
-            }
-            return decoded
-        }
-        func required(_ name: String) throws(KeyError) -> [UInt8] {
-            guard let value = try bytes(name) else { throw KeyError(.malformed, kid: kid, "missing \"\(name)\"") }
-            return value
-        }
+        let members = try JWKMembers(jwk)
+        let kid = members.kid
 
-        if let use = try member("use"), use != "enc" {
+        if let use = try members.string("use"), use != "enc" {
             throw KeyError(.wrongUse, kid: kid, "\"use\" is \"\(use)\", not \"enc\": not a decryption key")
         }
         if let ops = jwk["key_ops"] {
@@ -43,7 +20,7 @@ extension DecryptionKey {
         }
         let declared: KeyManagementAlgorithm?
         var directEncryption: ContentEncryption? = nil
-        if let name = try member("alg") {
+        if let name = try members.string("alg") {
             if let alg = KeyManagementAlgorithm(rawValue: name) {
                 declared = alg
             } else if let enc = ContentEncryption(rawValue: name) {
@@ -62,12 +39,12 @@ extension DecryptionKey {
             declared = nil
         }
 
-        guard let kty = try member("kty") else { throw KeyError(.malformed, kid: kid, "missing \"kty\"") }
+        guard let kty = try members.string("kty") else { throw KeyError(.malformed, kid: kid, "missing \"kty\"") }
         let material: Material
         do throws(KeyError) {
             switch kty {
             case "oct":
-                material = .secret(SecretBytes(try required("k")))
+                material = .secret(SecretBytes(try members.required("k")))
             case "RSA":
                 guard jwk["d"] != nil else {
                     throw KeyError(.wrongUse, kid: kid, "an RSA public key cannot decrypt (no \"d\")")
@@ -80,14 +57,17 @@ extension DecryptionKey {
                 var crt: [[UInt8]]? = nil
                 if !present.isEmpty {
                     var values: [[UInt8]] = []
-                    for name in crtNames { values.append(try required(name)) }
+                    for name in crtNames { values.append(try members.required(name)) }
                     crt = values
                 }
                 material = .rsa(
                     try OpenSSLPrivateKey.rsa(
-                        n: try required("n"), e: try required("e"), d: try required("d"), crt: crt))
+                        n: try members.required("n"), e: try members.required("e"), d: try members.required("d"),
+                        crt: crt))
             case "EC":
-                guard let crvName = try member("crv") else { throw KeyError(.malformed, kid: kid, "missing \"crv\"") }
+                guard let crvName = try members.string("crv") else {
+                    throw KeyError(.malformed, kid: kid, "missing \"crv\"")
+                }
                 guard let curve = EllipticCurve(rawValue: crvName), curve != .secp256k1 else {
                     throw KeyError(.unsupportedType, kid: kid, "EC curve \"\(crvName)\" is not one ECDH-ES uses here")
                 }
@@ -96,21 +76,22 @@ extension DecryptionKey {
                 }
                 material = .ec(
                     try OpenSSLPrivateKey.ec(
-                        curve: curve, x: try required("x"), y: try required("y"), d: try required("d")),
+                        curve: curve, x: try members.required("x"), y: try members.required("y"),
+                        d: try members.required("d")),
                     curve)
             case "OKP":
-                guard try member("crv") == "X25519" else {
+                guard try members.string("crv") == "X25519" else {
                     throw KeyError(
                         .unsupportedType, kid: kid, "OKP curve is not X25519, the one JWE key agreement curve")
                 }
                 guard jwk["d"] != nil else {
                     throw KeyError(.wrongUse, kid: kid, "an X25519 public key cannot decrypt (no \"d\")")
                 }
-                let x = try bytes("x")
+                let x = try members.bytes("x")
                 if let x, ECDH.isSmallOrderX25519(x) {
                     throw KeyError(.malformed, kid: kid, "X25519 public key is of small order")
                 }
-                material = .x25519(try OpenSSLPrivateKey.x25519(d: try required("d"), x: x))
+                material = .x25519(try OpenSSLPrivateKey.x25519(d: try members.required("d"), x: x))
             default:
                 throw KeyError(.unsupportedType, kid: kid, "unsupported \"kty\" \"\(kty)\"")
             }

@@ -80,16 +80,14 @@ extension JWTVerifier {
             throw JWTError(.algNotAllowed, "alg is not allowed by policy")
         }
         try compiled.checkType(header.typ, in: headerJSON)
-        let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in
-            try resolution.select(kid: kid, alg: header.alg)
+        // The signature is checked inside the key selection: a key without `kid` is one of possibly several
+        // candidates, and the one that verifies is the key (JWKSet.select).
+        return try withKid(header, headerJSON) { (kid) throws(JWTError) in
+            try resolution.select(kid: kid, alg: header.alg) { key in
+                SignatureCheck.verify(
+                    header.alg, key: key, signingInput: jws.signingInput, signature: signature, contexts: contexts)
+            }
         }
-        guard
-            SignatureCheck.verify(
-                header.alg, key: key, signingInput: jws.signingInput, signature: signature, contexts: contexts)
-        else {
-            throw JWTError(.badSignature, "signature does not verify")
-        }
-        return key
     }
 
     /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.

@@ -96,9 +96,11 @@ enum ClaimsExport {
                 c.aud = ctx.claimString(aud, layout)
             }
         }
-        if let v = r.exp { c.exp = seconds(v); c.flags |= JWTK_CLAIMS_HAS_EXP }
-        if let v = r.nbf { c.nbf = seconds(v); c.flags |= JWTK_CLAIMS_HAS_NBF }
-        if let v = r.iat { c.iat = seconds(v); c.flags |= JWTK_CLAIMS_HAS_IAT }
+        // Rounded down exactly from the token's digits (a Double would round 100.99999999999999999 up);
+        // the text as the token wrote it is jwtk_claim's.
+        if r.exp != nil { c.exp = r.expSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_EXP }
+        if r.nbf != nil { c.nbf = r.nbfSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_NBF }
+        if r.iat != nil { c.iat = r.iatSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_IAT }
         let claims = ctx.document(at: layout.claimsOffset, count: layout.claimsCount)
         c.claims_json = jwtk_str(ptr: claims.baseAddress?.assumingMemoryBound(to: CChar.self), len: claims.count)
     }
@@ -108,14 +110,6 @@ enum ClaimsExport {
         let size = out.pointee.struct_size
         out.pointee = jwtk_claims()
         out.pointee.struct_size = size
-    }
-
-    /// NumericDate to whole seconds: rounded down, clamped to Int64 (the core refuses non-finite dates).
-    static func seconds(_ value: Double) -> Int64 {
-        if value.isNaN { return 0 }
-        if value >= 9.2e18 { return Int64.max }
-        if value <= -9.2e18 { return Int64.min }
-        return Int64(value.rounded(.down))
     }
 
     /// The base64url payload segment, in the caller's token, without scanning it: the core accepts only

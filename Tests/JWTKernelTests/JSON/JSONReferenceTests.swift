@@ -1,3 +1,4 @@
+@_spi(Internals) import JWTKernelTestOracles
 import XCTest
 
 @_spi(Internals) @testable import JWTKernel

@@ -1,9 +1,11 @@
+@_spi(Internals) import JWTKernel
+
 /// Each step of `JWTVerifier`'s pipeline, runnable on its own over one token,
 /// so the benchmarks can show where a token's time goes (docs/ARCHITECTURE.md,
-/// "The hot path"). Not API: the steps change whenever the pipeline does.
-@_spi(Internals)
-public struct PipelineStages {
-    public enum Stage: String, CaseIterable, Sendable {
+/// "The hot path"). Benchmark code, so it lives here, outside the product; it calls the pipeline's own
+/// steps through the core's `Internals` SPI, which change whenever the pipeline does.
+struct PipelineStages {
+    enum Stage: String, CaseIterable, Sendable {
         case base64Header = "base64url header", base64Payload = "base64url payload"
         case base64Signature = "base64url signature", headerJSON = "header JSON", keyLookup = "key lookup"
         case signature = "MAC/signature", claimsJSON = "claims JSON", policy = "policy"
@@ -18,7 +20,7 @@ public struct PipelineStages {
     private let contexts = PKeyContextCache()
 
     /// Decodes `token` once (it must verify under `verifier`), so each stage can run on its own inputs.
-    public init(verifier: JWTVerifier, token: [UInt8]) throws(JWTError) {
+    init(verifier: JWTVerifier, token: [UInt8]) throws(JWTError) {
         guard token.withUnsafeBytes({ verifier.check($0) }) == nil,
             let dot1 = token.firstIndex(of: UInt8(ascii: ".")),
             let dot2 = token[(dot1 + 1)...].firstIndex(of: UInt8(ascii: "."))
@@ -26,10 +28,10 @@ public struct PipelineStages {
         self.verifier = verifier
         self.token = token
         jws = (0..<dot1, (dot1 + 1)..<dot2, (dot2 + 1)..<token.count)
-        let decodedHeader = Base64URL.decode(Array(token[jws.header])) ?? []
+        let decodedHeader = Self.decoded(token[jws.header])
         header = decodedHeader
-        payload = Base64URL.decode(Array(token[jws.payload])) ?? []
-        signature = Base64URL.decode(Array(token[jws.signature])) ?? []
+        payload = Self.decoded(token[jws.payload])
+        signature = Self.decoded(token[jws.signature])
         let parsed = try decodedHeader.withUnsafeBytes { raw in
             Result { () throws(JWTError) in try JOSEHeader.parse(raw) }
         }.get()
@@ -41,7 +43,7 @@ public struct PipelineStages {
     }
 
     /// Runs `stage` `n` times; returns a value that depends on the work (for a black hole).
-    public func run(_ stage: Stage, _ n: Int) -> Int {
+    func run(_ stage: Stage, _ n: Int) -> Int {
         var sink = 0
         token.withUnsafeBytes { t in
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: t.count, alignment: 16)
@@ -87,6 +89,10 @@ public struct PipelineStages {
             }
         }
         return sink
+    }
+
+    private static func decoded(_ segment: ArraySlice<UInt8>) -> [UInt8] {
+        Base64URL.decode(String(decoding: segment, as: UTF8.self)) ?? []
     }
 
     private func claims(_ p: UnsafeRawBufferPointer) throws(JWTError) -> RegisteredClaims {

@@ -1,3 +1,5 @@
+@_spi(Internals) public import JWTKernel
+
 /// The straightforward RFC 8259 reader the fast `JSONParser` is checked
 /// against (`JSONReferenceTests`, `FuzzJSON`): one byte at a time, bounds-checked
 /// array indexing, duplicate names found with a `Set` of decoded names, no
@@ -5,7 +7,7 @@
 /// UTF-8 per RFC 3629 (no overlongs, surrogates or code points past U+10FFFF),
 /// escapes with paired surrogates, duplicate member names refused at every
 /// depth, nesting limited to `maxDepth` (the top-level container is depth 1).
-/// Never on the hot path: it allocates.
+/// A test oracle, so not in the product (libjwtk.so.0, the JWTKernel module): it allocates. SPI, as the spans it reports are.
 @_spi(Internals)
 public struct JSONReferenceParser {
     /// A top-level member as `JSONParser.forEachTopLevelMember` reports it.
@@ -158,12 +160,15 @@ public struct JSONReferenceParser {
         return JSONSpan(start: start, end: i, kind: .number)
     }
 
+    private static let hexDigits = Array("0123456789abcdef0123456789ABCDEF".utf8)
+
     private func hex4(_ at: Int) -> UInt32? {
         guard at + 4 <= bytes.count else { return nil }
         var v: UInt32 = 0
         for b in bytes[at..<(at + 4)] {
-            guard let d = hexValue(b) else { return nil }
-            v = v * 16 + UInt32(d)
+            // Its own digit table, not the parser's: an oracle shares no code with what it checks.
+            guard let d = Self.hexDigits.firstIndex(of: b) else { return nil }
+            v = v * 16 + UInt32(d % 16)
         }
         return v
     }

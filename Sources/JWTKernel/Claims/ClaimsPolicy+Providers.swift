@@ -15,26 +15,26 @@ extension ClaimsPolicy {
         return policy
     }
 
-    /// Sign in with Apple identity tokens. `audience`: the bundle ID or Services ID.
+    /// Sign in with Apple identity tokens. `audiences`: the bundle ID or Services ID.
     /// Apple's `nonce` is the SHA-256 of the app's raw nonce, as the app sent it.
-    public static func apple(audience: [String], nonce: String? = nil) -> ClaimsPolicy {
+    public static func apple(audiences: [String], nonce: String? = nil) -> ClaimsPolicy {
         provider(
-            [.rs256], issuers: ["https://appleid.apple.com"], audiences: audience, requiredClaims: ["sub", "iat"],
+            [.rs256], issuers: ["https://appleid.apple.com"], audiences: audiences, requiredClaims: ["sub", "iat"],
             nonce: nonce)
     }
 
     /// Sign in with Apple server-to-server notifications (`AppleServerNotification`): Apple's keys and issuer, as
-    /// `apple(audience:nonce:)`, but no `sub` required (the user is inside the `events` claim) and no nonce.
-    /// `audience`: the app's bundle ID (the primary App ID the notification endpoint is registered on).
-    public static func appleServerNotifications(audience: [String]) -> ClaimsPolicy {
+    /// `apple(audiences:nonce:)`, but no `sub` required (the user is inside the `events` claim) and no nonce.
+    /// `audiences`: the app's bundle ID (the primary App ID the notification endpoint is registered on).
+    public static func appleServerNotifications(audiences: [String]) -> ClaimsPolicy {
         provider(
-            [.rs256], issuers: ["https://appleid.apple.com"], audiences: audience, requiredClaims: ["iat", "events"])
+            [.rs256], issuers: ["https://appleid.apple.com"], audiences: audiences, requiredClaims: ["iat", "events"])
     }
 
     /// Google ID tokens. Google issues both spellings of its issuer.
-    public static func google(clientIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
+    public static func google(audiences: [String], nonce: String? = nil) -> ClaimsPolicy {
         provider(
-            [.rs256], issuers: ["https://accounts.google.com", "accounts.google.com"], audiences: clientIDs,
+            [.rs256], issuers: ["https://accounts.google.com", "accounts.google.com"], audiences: audiences,
             requiredClaims: ["sub", "iat"], nonce: nonce)
     }
 
@@ -46,25 +46,25 @@ extension ClaimsPolicy {
     }
 
     /// Facebook Limited Login tokens; both issuer spellings have been seen.
-    public static func facebook(appIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
+    public static func facebook(audiences: [String], nonce: String? = nil) -> ClaimsPolicy {
         provider(
-            [.rs256], issuers: ["https://www.facebook.com", "https://facebook.com"], audiences: appIDs,
+            [.rs256], issuers: ["https://www.facebook.com", "https://facebook.com"], audiences: audiences,
             requiredClaims: ["sub"], nonce: nonce)
     }
 
     /// LINE Login: ES256 with LINE's JWKS (native SDK / LIFF), or HS256 with the
     /// channel secret (web login); pass the key set that matches.
-    public static func line(channelIDs: [String], nonce: String? = nil) -> ClaimsPolicy {
+    public static func line(audiences: [String], nonce: String? = nil) -> ClaimsPolicy {
         provider(
-            [.es256, .hs256], issuers: ["https://access.line.me"], audiences: channelIDs, requiredClaims: ["sub"],
+            [.es256, .hs256], issuers: ["https://access.line.me"], audiences: audiences, requiredClaims: ["sub"],
             nonce: nonce)
     }
 
     /// Microsoft identity platform tokens for one tenant (v2.0 and v1 issuers).
-    public static func microsoft(tenantID: String, clientIDs: [String]) -> ClaimsPolicy {
+    public static func microsoft(tenantID: String, audiences: [String]) -> ClaimsPolicy {
         provider(
             [.rs256],
             issuers: ["https://login.microsoftonline.com/\(tenantID)/v2.0", "https://sts.windows.net/\(tenantID)/"],
-            audiences: clientIDs, requiredClaims: ["sub"])
+            audiences: audiences, requiredClaims: ["sub"])
     }
 }

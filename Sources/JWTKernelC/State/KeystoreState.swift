@@ -15,7 +15,7 @@ import Glibc
 /// verify path). The store's own locks and the refresher's are theirs (docs/ARCHITECTURE.md). Verifiers
 /// read only `store.generation` and `startedEpoch` per call (atomic loads).
 // Safety: @unchecked because every `var` is read and written only under `mutex`; `startedEpoch` is atomic.
-final class Keystore: @unchecked Sendable {
+final class KeystoreState: @unchecked Sendable {
     /// The store entry of keys loaded with a NULL issuer (the any-issuer keys). An issuer that a token
     /// could spell only with a \u0000 escape; such a token would fall back to these keys anyway.
     static let anyIssuer = "\u{0}jwtk:any-issuer"
@@ -69,12 +69,15 @@ final class Keystore: @unchecked Sendable {
     /// them is not a key set, the keys held stay: a host with several sources for one issuer (nginx's
     /// `auth_jwt_key_file` lines) never publishes a partial set. A kid naming different keys in two
     /// documents is refused in both (JWKSet's ambiguous-kid rule), as within one; the same key twice is one.
-    func load(issuer: String?, documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
+    /// `allowShortHMACSecrets`: jwtk.h's JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS (each such key loads with a warning).
+    func load(
+        issuer: String?, documents: [UnsafeRawBufferPointer], allowShortHMACSecrets: Bool = false
+    ) -> LoadOutcome {
         let now = Self.wallClock()
         var keys = JWKSet(keys: [])
         for (i, document) in documents.enumerated() {
             do {
-                keys = keys.merging(try KeyDocument(document).keySet())
+                keys = keys.merging(try KeyDocument(document).keySet(allowShortHMACSecrets: allowShortHMACSecrets))
             } catch {
                 mutex.withLock {
                     push.failures += 1; push.lastAttempt = now
@@ -101,7 +104,12 @@ final class Keystore: @unchecked Sendable {
             push.lastSuccess = now
             push.lastAttempt = now
         }
-        return LoadOutcome(status: 0, message: keys.rejected.isEmpty ? "" : "refused: " + Self.describe(keys.rejected))
+        // Refused keys, then one warning per key loaded against an RFC rule the caller allowed to break.
+        let parts = [
+            keys.rejected.isEmpty ? nil : "refused: " + Self.describe(keys.rejected),
+            keys.warnings.isEmpty ? nil : "loaded with a warning: " + Self.describe(keys.warnings),
+        ]
+        return LoadOutcome(status: 0, message: parts.compactMap { $0 }.joined(separator: "; "))
     }
 
     // MARK: Decryption keys
