@@ -37,6 +37,7 @@ static inline const char *jwtk_ossl_pkey_param_rsa_exponent1(void) { return OSSL
 static inline const char *jwtk_ossl_pkey_param_rsa_exponent2(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT2; }
 static inline const char *jwtk_ossl_pkey_param_rsa_coefficient1(void) { return OSSL_PKEY_PARAM_RSA_COEFFICIENT1; }
 static inline const char *jwtk_ossl_pkey_param_priv_key(void) { return OSSL_PKEY_PARAM_PRIV_KEY; }
+static inline const char *jwtk_ossl_mac_param_digest(void) { return OSSL_MAC_PARAM_DIGEST; }
 static inline int jwtk_evp_ctrl_gcm_set_ivlen(void) { return EVP_CTRL_GCM_SET_IVLEN; }
 static inline int jwtk_evp_ctrl_gcm_set_tag(void) { return EVP_CTRL_GCM_SET_TAG; }
 static inline int jwtk_evp_cipher_ctx_flag_wrap_allow(void) { return EVP_CIPHER_CTX_FLAG_WRAP_ALLOW; }

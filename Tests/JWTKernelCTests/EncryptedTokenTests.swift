@@ -57,7 +57,7 @@ final class EncryptedTokenTests: XCTestCase {
         // Before decryption keys are loaded: keys_unavailable, as for an issuer without keys.
         XCTAssertEqual(verify(nested, ctx!, tokens("nested")[0], &out), JWTK_KEYS_UNAVAILABLE)
         // The verification keys are not decryption keys, and the signing JWKS loads none.
-        XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, sig, sig.utf8.count, ctx), JWTK_NOT_A_KEY_SET)
+        XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, sig, sig.utf8.count, ctx), JWTK_WRONG_KEY_USE)
         XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, enc, enc.utf8.count, ctx), JWTK_OK)
 
         for token in tokens("nested") {
@@ -105,57 +105,56 @@ final class EncryptedTokenTests: XCTestCase {
         XCTAssertEqual(statuses, [Int32](repeating: JWTK_OK, count: 8) + [JWTK_DECRYPTION_FAILED])
     }
 
-    /// jwtk_keystore_load_decryption_keys_many: the union of several documents (NGINX Plus's several
-    /// auth_jwt_key_file lines), a verification key set among them skipped, a document that is no key set
-    /// refusing the load; and jwtk_nested_jws, the inner JWS of a nested token (Plus's $jwt_payload).
-    func testSeveralDecryptionDocumentsAndTheNestedJWS() throws {
+    /// Several decryption key documents at once: their union, or nothing when one of them is not usable.
+    func testSeveralDecryptionKeyDocuments() throws {
         var ks: OpaquePointer?, ctx: OpaquePointer?
         XCTAssertEqual(jwtk_keystore_new(&ks), JWTK_OK)
         XCTAssertEqual(jwtk_ctx_new(&ctx), JWTK_OK)
         defer { jwtk_keystore_free(ks); jwtk_ctx_free(ctx) }
         let sig = try json("verification_keys")
+        XCTAssertEqual(jwtk_keystore_load_jwks(ks, nil, 0, sig, sig.utf8.count), JWTK_OK)
         let keys = (fixture["decryption_keys"] as! [String: Any])["keys"] as! [[String: Any]]
-        func document(_ keys: ArraySlice<[String: Any]>) -> String {
-            String(decoding: try! JSONSerialization.data(withJSONObject: ["keys": Array(keys)]), as: UTF8.self)
+        func doc(_ part: ArraySlice<[String: Any]>) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: ["keys": Array(part)]), as: UTF8.self)
         }
-        let first = document(keys[..<1]), rest = document(keys[1...])
+        let halves = [try doc(keys[..<7]), try doc(keys[7...])]
         func load(_ docs: [String]) -> Int32 {
             let copies = docs.map { strdup($0)! }
-            defer { for c in copies { free(c) } }
-            let strs = zip(copies, docs).map { jwtk_str(ptr: UnsafePointer($0), len: $1.utf8.count) }
+            defer { for p in copies { free(p) } }
+            let strs = zip(copies, docs).map { jwtk_str(ptr: UnsafePointer($0.0), len: $0.1.utf8.count) }
             return jwtk_keystore_load_decryption_keys_many(ks, strs, strs.count, ctx)
         }
-        func message() -> String { String(cString: jwtk_ctx_errmsg(ctx)) }
+        let nested = try verifier("nested", keystore: ks!)
+        defer { jwtk_verifier_free(nested) }
+        var out = jwtk_claims()
+        // A document that is no key document: nothing is published, the document named.
+        XCTAssertEqual(load([halves[0], "{\"not\": 1}"]), JWTK_NOT_A_KEY_SET)
+        XCTAssertTrue(String(cString: jwtk_ctx_errmsg(ctx)).contains("#2"))
+        XCTAssertEqual(verify(nested, ctx!, tokens("nested")[0], &out), JWTK_KEYS_UNAVAILABLE)
+        // Only verification keys in every document: no decryption key, nothing published.
+        XCTAssertEqual(load([sig, sig]), JWTK_WRONG_KEY_USE)
+        // A file of verification keys beside the decryption keys (Plus reads both from the same files): its keys
+        // are refused with their reasons, the rest load.
+        XCTAssertEqual(load(halves + [sig]), JWTK_OK)
+        XCTAssertTrue(String(cString: jwtk_ctx_errmsg(ctx)).contains("sig-1"))
+        for token in tokens("nested") { XCTAssertEqual(verify(nested, ctx!, token, &out), JWTK_OK) }
+        XCTAssertEqual(jwtk_keystore_load_decryption_keys_many(ks, nil, 1, ctx), JWTK_E_NULL)
+    }
+
+    /// jwtk_nested_jws: the inner JWS of the last nested token verified on a ctx (NGINX Plus's $jwt_payload of a
+    /// nested token), none after a signed or encrypted-only token, no token after a failure.
+    func testTheNestedJWS() throws {
+        var ks: OpaquePointer?, ctx: OpaquePointer?
+        XCTAssertEqual(jwtk_keystore_new(&ks), JWTK_OK)
+        XCTAssertEqual(jwtk_ctx_new(&ctx), JWTK_OK)
+        defer { jwtk_keystore_free(ks); jwtk_ctx_free(ctx) }
+        let sig = try json("verification_keys"), decryption = try json("decryption_keys")
         XCTAssertEqual(jwtk_keystore_load_jwks(ks, nil, 0, sig, sig.utf8.count), JWTK_OK)
+        XCTAssertEqual(jwtk_keystore_load_decryption_keys(ks, decryption, decryption.utf8.count, ctx), JWTK_OK)
         let nested = try verifier("nested", keystore: ks!), signed = try verifier("signed", keystore: ks!)
         let encrypted = try verifier("encrypted", keystore: ks!)
         defer { jwtk_verifier_free(nested); jwtk_verifier_free(signed); jwtk_verifier_free(encrypted) }
         var out = jwtk_claims()
-        let all = fixture["nested"] as! [[String: Any]]
-        let outsider = try XCTUnwrap(all.first { ($0["kid"] as? String) != (keys[0]["kid"] as? String) })
-        let insider = try XCTUnwrap(all.first { ($0["kid"] as? String) == (keys[0]["kid"] as? String) })
-
-        // Only verification keys: no decryption key, refused; one document of them: only its keys.
-        XCTAssertEqual(load([sig]), JWTK_NOT_A_KEY_SET)
-        XCTAssertEqual(load([first, sig]), JWTK_OK)
-        XCTAssertTrue(message().contains("skipped (no decryption key): key set #2"), message())
-        XCTAssertEqual(verify(nested, ctx!, insider["token"] as! String, &out), JWTK_OK)
-        // Its kid names no decryption key held: unknown_kid, as for a signature key.
-        XCTAssertEqual(verify(nested, ctx!, outsider["token"] as! String, &out), JWTK_UNKNOWN_KID)
-        // A document that is no key set at all: nothing published, the held keys stay.
-        XCTAssertEqual(load([rest, "not a key set"]), JWTK_NOT_A_KEY_SET)
-        XCTAssertTrue(message().contains("#2"), message())
-        XCTAssertEqual(verify(nested, ctx!, outsider["token"] as! String, &out), JWTK_UNKNOWN_KID)
-        // Both documents (and the signing keys beside them): every token decrypts.
-        XCTAssertEqual(load([first, sig, rest]), JWTK_OK)
-        for token in tokens("nested") { XCTAssertEqual(verify(nested, ctx!, token, &out), JWTK_OK) }
-        // The verification side takes a JWKS of decryption keys beside the signing keys (skipping them).
-        let docs = [sig, rest]
-        let copies = docs.map { strdup($0)! }
-        defer { for c in copies { free(c) } }
-        let strs = zip(copies, docs).map { jwtk_str(ptr: UnsafePointer($0), len: $1.utf8.count) }
-        XCTAssertEqual(jwtk_keystore_load_jwks_flags(ks, nil, 0, strs, 2, 0, ctx), JWTK_OK)
-
         // The inner JWS: a compact JWS that verifies as a signed token with the same claims.
         var value = jwtk_str(), fresh: OpaquePointer?
         XCTAssertEqual(jwtk_ctx_new(&fresh), JWTK_OK)

@@ -386,7 +386,7 @@ class EncryptedTokenTests(unittest.TestCase):
         self.assertEqual(nested.verify(self.ctx, token, now=1800000000).name, "keys_unavailable")
         with self.assertRaises(jwtk.JWTKError) as e:
             self.ks.load_decryption_keys(json.dumps(self.fixture["verification_keys"]))
-        self.assertEqual(e.exception.name, "not_a_key_set")
+        self.assertEqual(e.exception.name, "wrong_key_use")
         self.assertEqual(self.ks.load_decryption_keys(json.dumps(self.fixture["decryption_keys"])), "")
         for case in self.fixture["nested"][::7]:
             result = nested.verify(self.ctx, case["token"], now=1800000000)

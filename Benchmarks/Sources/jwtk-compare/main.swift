@@ -76,6 +76,10 @@ if CommandLine.arguments.dropFirst().first == "key-store-scale" {
     try KeyStoreScale.main(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "jwe" {
+    try JWECost.main(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let benchmarksDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

@@ -240,13 +240,13 @@ int  jwtk_keystore_load_jwks_flags(jwtk_keystore *ks, const char *issuer, size_t
  * verification keys (jwtk_keystore_load_jwks) never decrypt. Used by verifiers with "token_type" "nested" or
  * "encrypted"; until a load succeeds their tokens are JWTK_KEYS_UNAVAILABLE. `ctx` may be NULL. Thread-safe. */
 int  jwtk_keystore_load_decryption_keys(jwtk_keystore *ks, const char *doc, size_t doc_len, jwtk_ctx *ctx);
-/* After 0.1.0. Several documents at once (docs[0..n), 1 <= n <= 1024, 16 MiB in all): replaces the keystore's
- * decryption keys with the union of the decryption keys of every document, as a host with several key files for one
- * location needs (one jwtk_keystore_load_decryption_keys call per document would leave only the last). A document
- * that holds no decryption key but is a verification key set (a JWKS of public keys listed beside a JWKS of
- * "use": "enc" keys, as NGINX Plus's auth_jwt_key_file lines do) is skipped, named in jwtk_ctx_errmsg; a document
- * that is no key set at all, or no usable decryption key in all: the old keys stay and the key error is returned.
- * `ctx` may be NULL. Thread-safe. */
+/* After 0.1.0. Several documents at once (docs[0..n), 1 <= n <= 1024, 16 MiB in all): their union replaces the
+ * keystore's decryption keys in one step, as a host with several key files for one location needs (one
+ * jwtk_keystore_load_decryption_keys call per document would leave only the last). The keys of a document of
+ * verification keys listed beside them (NGINX Plus's auth_jwt_key_file lines) are refused with their reasons and
+ * the rest load; if any document is not a key document, or no usable decryption key is left, nothing is published,
+ * the old keys stay and the key error is returned (the message names a document by position, from 1). `ctx` may be
+ * NULL. Thread-safe. */
 int  jwtk_keystore_load_decryption_keys_many(jwtk_keystore *ks, const jwtk_str *docs, size_t n, jwtk_ctx *ctx);
 /* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
  * registered a remote source yet: sources registered later are fetched at once). The thread fetches

@@ -69,7 +69,9 @@ enum AESCBCHMAC {
         al = al.bigEndian
         var computed = [UInt8](repeating: 0, count: 64)
         let ok = withUnsafeTemporaryAllocation(of: OSSL_PARAM.self, capacity: 2) { params -> Bool in
-            params[0] = OSSL_PARAM_construct_utf8_string("digest", UnsafeMutablePointer(mutating: name), 0)
+            // The key must outlive the OSSL_PARAM (a Swift string literal here would be a temporary copy).
+            params[0] = OSSL_PARAM_construct_utf8_string(
+                jwtk_ossl_mac_param_digest(), UnsafeMutablePointer(mutating: name), 0)
             params[1] = OSSL_PARAM_construct_end()
             var length = 0
             return EVP_MAC_init(

@@ -47,12 +47,7 @@ public struct JWEDecryptor: Sendable {
             throw JWTError(.malformed, "JWE encrypted key is empty")
         }
         let parameters = try KeyParameters(header, alg: alg)
-        let candidates = keys.candidates(kid: header.kid, alg: alg)
-        guard !candidates.isEmpty else {
-            throw header.kid == nil
-                ? JWTError(.keyAlgMismatch, "no decryption key may decrypt this alg")
-                : JWTError(.unknownKid, "no decryption key has the token's kid")
-        }
+        let candidates = try keys.candidates(kid: header.kid, alg: alg)
 
         var recovered: (SecretBytes, DecryptionKey)? = nil
         for key in candidates where recovered == nil {

@@ -78,16 +78,7 @@ extension JWTVerifier {
         throws(JWTError) -> DecryptedJWT
     {
         var result: DecryptedJWT? = nil
-        try verifyEncryptedLending(token, decryptor: decryptor, at: now) { t in
-            func string(_ span: JSONSpan?) -> String? {
-                span.map { JSONString.string($0, in: t.claimsJSON.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
-            }
-            result = DecryptedJWT(
-                keyManagement: t.keyManagement, contentEncryption: t.contentEncryption, key: t.key,
-                header: Array(t.header), claimsJSON: Array(t.claimsJSON), issuer: string(t.claims.iss),
-                subject: string(t.claims.sub), expiresAt: t.claims.exp,
-                claims: (try? JSONValue.parse(t.claimsJSON)) ?? .object([]))
-        }
+        try verifyEncryptedLending(token, decryptor: decryptor, at: now) { result = $0.copy() }
         return result!
     }
 
@@ -124,6 +115,16 @@ public struct DecryptedToken {
         self.header = header
         self.claimsJSON = claimsJSON
         self.claims = claims
+    }
+    /// An owning copy that outlives the callback.
+    public func copy() -> DecryptedJWT {
+        func string(_ span: JSONSpan?) -> String? {
+            span.map { JSONString.string($0, in: claimsJSON.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        }
+        return DecryptedJWT(
+            keyManagement: keyManagement, contentEncryption: contentEncryption, key: key, header: Array(header),
+            claimsJSON: Array(claimsJSON), issuer: string(claims.iss), subject: string(claims.sub),
+            expiresAt: claims.exp, claims: (try? JSONValue.parse(claimsJSON)) ?? .object([]))
     }
 }
 

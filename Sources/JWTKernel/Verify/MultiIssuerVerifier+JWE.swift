@@ -27,6 +27,19 @@ extension MultiIssuerVerifier {
 }
 
 extension MultiIssuerVerifier {
+    /// Decrypts an encrypted-only JWT and checks its claims with the policy of the route its `iss` names (as
+    /// `JWTVerifier.verifyEncrypted` does with its one policy); `now` as in `verify(_:at:)`.
+    public func verifyEncrypted(
+        _ token: String, decryptor: JWEDecryptor, at now: Int64? = nil
+    ) throws(JWTError)
+        -> DecryptedJWT
+    {
+        try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in
+            var result: DecryptedJWT? = nil
+            try verifyEncryptedLending(bytes, decryptor: decryptor, at: now) { result = $0.copy() }
+            return result!
+        }
+    }
     /// Encrypted-only JWTs routed by the decrypted claims' `iss`: the route's policy judges them, through
     /// `JWTVerifier.readAndCheckClaims` as in `JWTVerifier.verifyEncryptedLending`.
     @_spi(Internals)

@@ -65,44 +65,39 @@ private func loadMany(
     let list = UnsafeBufferPointer(start: documents, count: count)
     return loadKeys(ks, issuer, issuerLength, ctx, allowShortHMACSecrets: allowShortHMACSecrets) {
         () -> Result<[UnsafeRawBufferPointer], StatusError> in
-        var views: [UnsafeRawBufferPointer] = []
-        views.reserveCapacity(count)
-        var total = 0
-        for (i, document) in list.enumerated() {
-            switch InputBytes.required(document.ptr, document.len, limit: InputLimits.keySet) {
-            case .success(let bytes):
-                total += bytes.count
-                guard total <= InputLimits.keySet else {
-                    return .failure(StatusError(JWTK_E_LENGTH, "jwks: the documents together are above 16 MiB"))
-                }
-                views.append(bytes)
-            case .failure(let e):
-                return .failure(StatusError(e.status, "jwks #\(i + 1): \(StatusTable.text(e.status))"))
-            }
-        }
-        return .success(views)
+        documentViews(list)
     }
+}
+
+/// The caller's key documents as views, each checked, 16 MiB in all (the _many loads).
+private func documentViews(_ list: UnsafeBufferPointer<jwtk_str>) -> Result<[UnsafeRawBufferPointer], StatusError> {
+    var views: [UnsafeRawBufferPointer] = []
+    views.reserveCapacity(list.count)
+    var total = 0
+    for (i, document) in list.enumerated() {
+        switch InputBytes.required(document.ptr, document.len, limit: InputLimits.keySet) {
+        case .success(let bytes):
+            total += bytes.count
+            guard total <= InputLimits.keySet else {
+                return .failure(StatusError(JWTK_E_LENGTH, "jwks: the documents together are above 16 MiB"))
+            }
+            views.append(bytes)
+        case .failure(let e):
+            return .failure(StatusError(e.status, "jwks #\(i + 1): \(StatusTable.text(e.status))"))
+        }
+    }
+    return .success(views)
 }
 
 @c @implementation
 public func jwtk_keystore_load_decryption_keys(
     _ ks: OpaquePointer?, _ document: UnsafePointer<CChar>?, _ length: Int, _ ctx: OpaquePointer?
 ) -> Int32 {
-    let context: ContextState?
-    switch optionalContext(ctx) {
-    case .success(let c): context = c
-    case .failure(let e): return e.status
-    }
-    context?.clearMessage()
-    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
-    switch InputBytes.required(document, length, limit: InputLimits.keySet) {
-    case .success(let bytes):
-        let outcome = keystore.loadDecryptionKeys(bytes)
-        context?.setMessage(outcome.message)
-        return outcome.status
-    case .failure(let e):
-        context?.setMessage("keys: \(StatusTable.text(e.status))")
-        return e.status
+    loadDecryptionKeys(ks, ctx) { () -> Result<[UnsafeRawBufferPointer], StatusError> in
+        switch InputBytes.required(document, length, limit: InputLimits.keySet) {
+        case .success(let bytes): return .success([bytes])
+        case .failure(let e): return .failure(StatusError(e.status, "keys: \(StatusTable.text(e.status))"))
+        }
     }
 }
 
@@ -110,6 +105,20 @@ public func jwtk_keystore_load_decryption_keys(
 public func jwtk_keystore_load_decryption_keys_many(
     _ ks: OpaquePointer?, _ documents: UnsafePointer<jwtk_str>?, _ count: Int, _ ctx: OpaquePointer?
 ) -> Int32 {
+    guard let documents else { return JWTK_E_NULL }
+    guard count > 0, count <= InputLimits.keySetDocuments else { return JWTK_E_LENGTH }
+    // Safety: the caller promises `count` readable jwtk_str at `documents` for the call (jwtk.h).
+    let list = UnsafeBufferPointer(start: documents, count: count)
+    return loadDecryptionKeys(ks, ctx) { () -> Result<[UnsafeRawBufferPointer], StatusError> in
+        documentViews(list)
+    }
+}
+
+/// The decryption key loads: the context and the keystore checked, then `documents`, then
+/// KeystoreState.loadDecryptionKeys.
+private func loadDecryptionKeys(
+    _ ks: OpaquePointer?, _ ctx: OpaquePointer?, documents: () -> Result<[UnsafeRawBufferPointer], StatusError>
+) -> Int32 {
     let context: ContextState?
     switch optionalContext(ctx) {
     case .success(let c): context = c
@@ -117,28 +126,15 @@ public func jwtk_keystore_load_decryption_keys_many(
     }
     context?.clearMessage()
     guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
-    guard let documents else { return JWTK_E_NULL }
-    guard count > 0, count <= InputLimits.keySetDocuments else { return JWTK_E_LENGTH }
-    // Safety: the caller promises `count` readable jwtk_str at `documents` for the call (jwtk.h).
-    var views: [UnsafeRawBufferPointer] = []
-    var total = 0
-    for (i, document) in UnsafeBufferPointer(start: documents, count: count).enumerated() {
-        switch InputBytes.required(document.ptr, document.len, limit: InputLimits.keySet) {
-        case .success(let bytes):
-            total += bytes.count
-            guard total <= InputLimits.keySet else {
-                context?.setMessage("keys: the documents together are above 16 MiB")
-                return JWTK_E_LENGTH
-            }
-            views.append(bytes)
-        case .failure(let e):
-            context?.setMessage("keys #\(i + 1): \(StatusTable.text(e.status))")
-            return e.status
-        }
+    switch documents() {
+    case .success(let views):
+        let outcome = keystore.loadDecryptionKeys(views)
+        context?.setMessage(outcome.message)
+        return outcome.status
+    case .failure(let e):
+        context?.setMessage(e.message ?? "\(StatusTable.text(e.status))")
+        return e.status
     }
-    let outcome = keystore.loadDecryptionKeys(documents: views)
-    context?.setMessage(outcome.message)
-    return outcome.status
 }
 
 /// Checks every argument, then parses and publishes (see KeystoreState.load).

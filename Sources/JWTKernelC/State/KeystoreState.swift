@@ -114,53 +114,21 @@ final class KeystoreState: @unchecked Sendable {
 
     // MARK: Decryption keys
 
-    /// Parses `document` (no lock held) and, if it holds a usable decryption key, publishes it as the
-    /// keystore's decryption key set; otherwise the keys held stay, as for verification keys.
-    func loadDecryptionKeys(_ document: UnsafeRawBufferPointer) -> LoadOutcome {
-        let keys: DecryptionKeySet
-        do { keys = try DecryptionKeySet(document: document) } catch {
+    /// Parses `documents` (no lock held, `DecryptionKeySet(documents:)`: a document of verification keys only
+    /// adds its refusals) and, if together they hold a usable decryption key, publishes their union as the
+    /// keystore's decryption key set; otherwise, or if any one is not a key document, the keys held stay.
+    func loadDecryptionKeys(_ documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
+        let set: DecryptionKeySet
+        do {
+            set =
+                documents.count == 1
+                ? try DecryptionKeySet(document: documents[0])
+                : try DecryptionKeySet(documents: documents.map { KeyDocument($0) })
+        } catch {
             return LoadOutcome(status: error.code.number, message: "decryption keys refused, old keys kept: \(error)")
         }
-        mutex.withLock { decryption = keys }
-        return LoadOutcome(status: 0, message: keys.rejected.isEmpty ? "" : "refused: " + Self.describe(keys.rejected))
-    }
-
-    /// Several documents at once (jwtk_keystore_load_decryption_keys_many): publishes the union of their
-    /// decryption keys, as a host with several key files for one location needs (one call per document would
-    /// leave only the last). A document holding no decryption key but verification keys (a JWKS of public
-    /// keys beside a JWKS of `use: enc` keys, as NGINX Plus's `auth_jwt_key_file` lines list them) is
-    /// skipped with its reason; a document that is neither, or no usable key in all, keeps the keys held.
-    func loadDecryptionKeys(documents: [UnsafeRawBufferPointer]) -> LoadOutcome {
-        var keys: [DecryptionKey] = [], rejected: [KeyError] = [], skipped: [String] = []
-        for (i, document) in documents.enumerated() {
-            let which = documents.count > 1 ? "key set #\(i + 1)" : "key set"
-            do {
-                let set = try DecryptionKeySet(document: document)
-                keys += set.keys
-                rejected += set.rejected
-            } catch {
-                // Not a decryption key set: fine if it is a key set of the other kind, refused otherwise.
-                guard (try? KeyDocument(document).keySet(allowMixedKeyTypes: true, allowShortHMACSecrets: true)) != nil
-                else {
-                    return LoadOutcome(
-                        status: error.code.number, message: "\(which) refused, old decryption keys kept: \(error)")
-                }
-                skipped.append("\(which): \(error)")
-            }
-        }
-        guard !keys.isEmpty else {
-            let why = (skipped + (rejected.isEmpty ? [] : [Self.describe(rejected)])).joined(separator: "; ")
-            return LoadOutcome(
-                status: rejected.first?.code.number ?? KeyErrorCode.notAKeySet.number,
-                message: "no usable decryption key, old keys kept: \(why)")
-        }
-        let set = DecryptionKeySet(keys: keys, rejected: rejected)
         mutex.withLock { decryption = set }
-        let parts = [
-            skipped.isEmpty ? nil : "skipped (no decryption key): " + skipped.joined(separator: "; "),
-            rejected.isEmpty ? nil : "refused: " + Self.describe(rejected),
-        ]
-        return LoadOutcome(status: 0, message: parts.compactMap { $0 }.joined(separator: "; "))
+        return LoadOutcome(status: 0, message: set.rejected.isEmpty ? "" : "refused: " + Self.describe(set.rejected))
     }
 
     /// The decryption keys held, or nil before any load.

@@ -146,5 +146,14 @@ final class JWEStructureTests: XCTestCase {
         XCTAssertThrowsError(try JWEDecryptor(keys: pinned).decrypt(p.joined(separator: "."))) {
             XCTAssertEqual(($0 as? JWTError)?.code, .unknownKid)
         }
+        // The named key pinned to another algorithm: key_alg_mismatch, and the kid-less key is not tried instead.
+        var named = jwk
+        named["kid"] = "kw-128"
+        var kidless = jwk
+        kidless.removeValue(forKey: "alg")
+        let both = try DecryptionKeySet(document: Wycheproof.jsonBytes(["keys": [named, kidless]]))
+        XCTAssertThrowsError(try JWEDecryptor(keys: both).decrypt(p.joined(separator: "."))) {
+            XCTAssertEqual(($0 as? JWTError)?.code, .keyAlgMismatch)
+        }
     }
 }
