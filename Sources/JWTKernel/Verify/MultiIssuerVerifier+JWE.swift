@@ -1,45 +1,6 @@
-/// Nested JWTs (a JWS inside a JWE) routed by issuer: decrypted with the `JWEDecryptor`, then the inner JWS
-/// through `verifyLending`, the routed path every signed token takes.
+/// Encrypted-only JWTs routed by the decrypted claims' `iss` (the forms every verifier shares, nested tokens
+/// included, are in `TokenVerifier+JWE.swift`).
 extension MultiIssuerVerifier {
-    /// Decrypts a nested JWT and verifies the JWS inside it; `now` as in `verify(_:at:)`.
-    public func verifyNested(
-        _ token: String, decryptor: JWEDecryptor, at now: Int64? = nil
-    ) throws(JWTError)
-        -> VerifiedJWT
-    {
-        try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in
-            var result: VerifiedJWT? = nil
-            var outcome = CacheOutcome.notUsed
-            try verifyNestedLending(bytes, decryptor: decryptor, at: now, cacheOutcome: &outcome) { result = $0.copy() }
-            return result!
-        }
-    }
-
-    @_spi(Internals)
-    public func verifyNestedLending(
-        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?,
-        cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken, _ inner: UnsafeRawBufferPointer) -> Void
-    ) throws(JWTError) {
-        try decryptor.withNestedJWS(token) { (inner) throws(JWTError) in
-            try verifyLending(inner, at: now, cacheOutcome: &cacheOutcome) { body($0, inner) }
-        }
-    }
-}
-
-extension MultiIssuerVerifier {
-    /// Decrypts an encrypted-only JWT and checks its claims with the policy of the route its `iss` names (as
-    /// `JWTVerifier.verifyEncrypted` does with its one policy); `now` as in `verify(_:at:)`.
-    public func verifyEncrypted(
-        _ token: String, decryptor: JWEDecryptor, at now: Int64? = nil
-    ) throws(JWTError)
-        -> DecryptedJWT
-    {
-        try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in
-            var result: DecryptedJWT? = nil
-            try verifyEncryptedLending(bytes, decryptor: decryptor, at: now) { result = $0.copy() }
-            return result!
-        }
-    }
     /// Encrypted-only JWTs routed by the decrypted claims' `iss`: the route's policy judges them, through
     /// `JWTVerifier.readAndCheckClaims` as in `JWTVerifier.verifyEncryptedLending`.
     @_spi(Internals)

@@ -15,16 +15,9 @@ public protocol TokenVerifier: AnyObject, Sendable {
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError)
 
-    /// A nested JWT (a JWS inside a JWE): decrypted with `decryptor`, then the inner JWS through
-    /// `verifyLending` (docs/JWE.md). `body` also gets the inner compact JWS as decrypted (NGINX Plus's
-    /// `$jwt_payload` of a nested token), valid only inside it.
-    @_spi(Internals)
-    func verifyNestedLending(
-        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, cacheOutcome: inout CacheOutcome,
-        _ body: (VerifiedToken, _ inner: UnsafeRawBufferPointer) -> Void
-    ) throws(JWTError)
-
-    /// An encrypted-only JWT: decrypted with `decryptor`, then the claims step of the pipeline.
+    /// An encrypted-only JWT: decrypted with `decryptor`, then the claims step of the pipeline, with the policy
+    /// this verifier holds for the token (a routing verifier routes by the decrypted `iss`). The nested path,
+    /// which needs only `verifyLending`, is written once for every verifier (`TokenVerifier+JWE.swift`).
     @_spi(Internals)
     func verifyEncryptedLending(
         _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, _ body: (DecryptedToken) -> Void
@@ -32,15 +25,6 @@ public protocol TokenVerifier: AnyObject, Sendable {
 }
 
 extension TokenVerifier {
-    /// `verifyNestedLending` for a caller that does not need the inner JWS's bytes.
-    @_spi(Internals)
-    public func verifyNestedLending(
-        _ token: UnsafeRawBufferPointer, decryptor: JWEDecryptor, at now: Int64?, cacheOutcome: inout CacheOutcome,
-        _ body: (VerifiedToken) -> Void
-    ) throws(JWTError) {
-        try verifyNestedLending(token, decryptor: decryptor, at: now, cacheOutcome: &cacheOutcome) { t, _ in body(t) }
-    }
-
     /// Verifies a JWT and returns an owning copy of the result; `now`: the time to judge it at (Unix
     /// seconds), nil for the verifier's clock.
     public func verify(_ token: String, at now: Int64? = nil) throws(JWTError) -> VerifiedJWT {
