@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
         .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
         // Tests only: the loopback JWKS server and test keys shared with the Vapor integration.
         .package(name: "jwt-kernel-integration-testing", path: "../JWTKernelIntegrationTesting"),
     ],
@@ -38,6 +39,7 @@ let package = Package(
                 .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -49,6 +51,7 @@ let package = Package(
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
                 .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -61,6 +64,18 @@ let package = Package(
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
             ]
+        ),
+        // The agent's ext_authz gRPC service over ForwardAuthCheck (docs/ENVOY.md).
+        .target(
+            name: "JWTKernelExtAuthz",
+            dependencies: [
+                "JWTKernelExtAuthzProto",
+                "JWTKernelForwardAuth",
+                "JWTKernelHummingbird",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(
             name: "jwtk-forward-auth",
@@ -88,7 +103,9 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "JWTKernelIntegrationTesting", package: "jwt-kernel-integration-testing"),
                 "JWTKernelExtAuthzProto",
+                "JWTKernelExtAuthz",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
             ]
         ),
     ]
