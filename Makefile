@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test docs demo bench bench-smoke fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test
+.PHONY: deps build test docs demo bench bench-smoke thresholds thresholds-update fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test apache-module apache-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -38,6 +38,16 @@ bench: deps
 
 bench-smoke: deps
 	./Benchmarks/run.sh --smoke
+
+# The cost guard (CI): instructions and allocations per verification under callgrind for every cell (Swift API,
+# C API, nginx module) against Benchmarks/thresholds.json; fails on a cell over its threshold.
+thresholds: deps
+	./Benchmarks/guard/run.sh check
+
+# After an improvement (or a deliberate cost): rewrite Benchmarks/thresholds.json from this tree's measures.
+# CELLS='swift/HS256/.*' limits it to some cells.
+thresholds-update: deps
+	./Benchmarks/guard/run.sh update $(if $(CELLS),--cells '$(CELLS)')
 
 # Short fuzz run of every harness (30 s each, as in CI).
 fuzz: deps
@@ -89,6 +99,16 @@ haproxy-module: deps
 # The HAProxy module in Debian's haproxy on loopback; ends with `haproxy: N passed, M failed`.
 haproxy-test: deps
 	./IntegrationTests/haproxy/run.sh
+
+# What install installs, plus PREFIX/lib/apache2/modules/mod_auth_jwtk.so, built with Debian's apxs flags
+# (apache2-dev; docs/APACHE.md).
+apache-module: deps
+	./gateways/apache/build.sh "$(PREFIX)"
+
+# The Apache module in Debian's apache2 on loopback (event, worker, prefork, valgrind, beside mod_auth_openidc);
+# ends with `apache: N passed, M failed`. LOAD=3 adds the wrk comparison.
+apache-test: deps
+	./IntegrationTests/apache/run.sh $(if $(LOAD),--load $(LOAD))
 
 # The C library's checks: build, install to a temp prefix, C tests (ASan, valgrind), Python, symbols, header.
 clib-test: deps

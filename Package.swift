@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "jwtkc", type: .dynamic, targets: ["JWTKernelC"]),
         // Test code only (the loopback server, OpenSSL-made keys): a product so the integrations' tests share it.
         .library(name: "JWTKernelTestSupport", targets: ["JWTKernelTestSupport"]),
+        // Test oracles (plain reference implementations the fast code is held to): the tests and the fuzz
+        // harnesses use them; no product of the library links them.
+        .library(name: "JWTKernelTestOracles", targets: ["JWTKernelTestOracles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -92,9 +95,10 @@ let package = Package(
             dependencies: ["JWTKernel"],
             path: "Tests/JWTKernelTestSupport"
         ),
+        .target(name: "JWTKernelTestOracles", dependencies: ["JWTKernel"], path: "Tests/JWTKernelTestOracles"),
         .testTarget(
             name: "JWTKernelTests",
-            dependencies: ["JWTKernel", "COpenSSL"],
+            dependencies: ["JWTKernel", "COpenSSL", "JWTKernelTestOracles"],
             resources: [.copy("Fixtures")]
         ),
         // The jwtk contract, checked from outside: the tests run the built binary as a

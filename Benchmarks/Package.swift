@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],  // jwt-kit's floor
     products: [
         .executable(name: "jwtk-compare", targets: ["jwtk-compare"]),
+        .executable(name: "jwtk-instructions", targets: ["jwtk-instructions"]),
     ],
     dependencies: [
         .package(name: "jwt-kernel", path: ".."),
@@ -27,6 +28,14 @@ let package = Package(
                 .product(name: "JWTKernel", package: "jwt-kernel"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
+        ),
+        // The Swift API's cells for callgrind (Benchmarks/instructions/run.sh, the cost guard Benchmarks/guard/):
+        // JWTKernel only, so `--product jwtk-instructions` never compiles jwt-kit.
+        .executableTarget(
+            name: "jwtk-instructions",
+            dependencies: [.product(name: "JWTKernel", package: "jwt-kernel")],
+            path: "instructions",
+            exclude: ["run.sh"]
         ),
         .executableTarget(
             name: "KernelMicro",

@@ -11,15 +11,17 @@ import PackageDescription
 let harnesses = [
     "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
     "FuzzJSON", "FuzzBase64URL", "FuzzJWKS", "FuzzKeyStore",
-    "FuzzCABI", "FuzzRemoteResponse",
+    "FuzzCABI", "FuzzRemoteResponse", "FuzzDecrypt",
 ]
-let verifyHarnesses: Set<String> = ["FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA"]
+let verifyHarnesses: Set<String> = [
+    "FuzzVerify", "FuzzVerifySigned", "FuzzVerifyRSA", "FuzzVerifyEC", "FuzzVerifyEdDSA",
+]
 
 let package = Package(
     name: "jwt-kernel-fuzz",
     products: (harnesses + ["StressVerify"]).map { .executable(name: $0, targets: [$0]) },
     dependencies: [
-        .package(name: "jwt-kernel", path: ".."),
+        .package(name: "jwt-kernel", path: "..")
     ],
     targets: [
         // The harnesses' own OpenSSL use (signing fuzzed claims, the stress's tokens); the
@@ -44,6 +46,8 @@ let package = Package(
                 // The C library's entry points, called as a C host would (jwtk.h through CJWTK).
                 + (name == "FuzzCABI" ? [.product(name: "jwtkc", package: "jwt-kernel")] : [])
                 + (name == "FuzzRemoteResponse" ? [.product(name: "JWTKernelRemote", package: "jwt-kernel")] : [])
+                // The byte-at-a-time reference reader the fast parser is held to (a test oracle, not in the product).
+                + (name == "FuzzJSON" ? [.product(name: "JWTKernelTestOracles", package: "jwt-kernel")] : [])
         )
     }
 )

@@ -5,6 +5,8 @@
 # Exit status: non-zero on any crash, leak, timeout, out-of-memory or invariant violation.
 #
 #   Fuzz/run.sh SECONDS [--write-back]     e.g. `Fuzz/run.sh 600` (make fuzz-nightly), CI: 30
+#   Fuzz/run.sh --build-only               build the harnesses only, into Fuzz/.build-fuzz/release/ (ClusterFuzzLite's
+#                                          .clusterfuzzlite/build.sh builds through this)
 #
 #   --write-back   after the merge, replace the committed seeds Fuzz/corpus/<H>/ with the
 #                  minimized corpus (seeds + everything found), for a reviewed commit.
@@ -12,6 +14,7 @@
 #   FUZZ_HARNESSES   space-separated subset (default: all, see HARNESSES below)
 #   FUZZ_JOBS        harnesses fuzzed at once (default: online cores; each fuzzer is one process)
 #   FUZZ_FRESH=1     start from the committed seeds only (drop the persistent corpus first)
+#   FUZZ_BUILD_FLAGS extra `swift build` arguments (ClusterFuzzLite: a static Swift runtime and an RPATH)
 #
 # Where things go (all under Fuzz/.build-fuzz/, never into the committed seeds unless --write-back):
 #   corpus/<H>/      persistent minimized corpus, grows run after run (a nightly job may cache it)
@@ -21,9 +24,11 @@
 # `make test`); see Fuzz/README.md.
 set -euo pipefail
 
-usage() { echo "usage: $0 SECONDS [--write-back]" >&2; exit 2; }
+usage() { echo "usage: $0 SECONDS [--write-back] | $0 --build-only" >&2; exit 2; }
 [ $# -ge 1 ] || usage
-SECONDS_PER=$1; shift
+BUILD_ONLY=0
+if [ "$1" = --build-only ]; then BUILD_ONLY=1; SECONDS_PER=1; else SECONDS_PER=$1; fi
+shift
 [[ "$SECONDS_PER" =~ ^[1-9][0-9]*$ ]] || usage
 WRITE_BACK=0
 for arg in "$@"; do
@@ -47,9 +52,12 @@ mkdir -p "$SCRATCH/logs"
 # instrumentation (a heap overflow in Swift goes unnoticed). The combined form, appended after
 # SwiftPM's own flags, instruments for both; --sanitize=... still makes SwiftPM link libFuzzer
 # (`-Xswiftc -sanitize=fuzzer` alone links but SwiftPM's entry point wins: nothing is fuzzed).
+# shellcheck disable=SC2054   # -sanitize=address,fuzzer is one swiftc argument, its comma meant
 build_flags=(-c release --sanitize=fuzzer --sanitize=address
              -Xswiftc -sanitize=address,fuzzer -Xswiftc -DFUZZING
              --package-path "$FUZZ" --scratch-path "$SCRATCH")
+# shellcheck disable=SC2206   # FUZZ_BUILD_FLAGS is a list of words by design
+[ -n "${FUZZ_BUILD_FLAGS:-}" ] && build_flags+=($FUZZ_BUILD_FLAGS)
 
 t0=$(date +%s)
 for h in $HARNESSES; do
@@ -63,6 +71,7 @@ for h in $HARNESSES; do
     fi
 done
 t_build=$(( $(date +%s) - t0 ))
+if [ "$BUILD_ONLY" = 1 ]; then echo "=== built in ${t_build}s into $SCRATCH/release"; exit 0; fi
 echo "=== built in ${t_build}s; fuzzing ${SECONDS_PER}s per harness, $JOBS at a time"
 
 export SWIFT_BACKTRACE=enable=no   # else a crash is reported inside Swift's crash handler
@@ -70,9 +79,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return
 # Only fixture initialisers are suppressed, each line with its reason (Fuzz/lsan.supp).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$FUZZ/lsan.supp:print_suppressions=0}
 
-# Large inputs only where a size limit lives: tokens over 16 KiB (too_large), key sets with
-# certificate chains. Elsewhere libFuzzer's default (4096, or the largest seed) keeps mutation fast.
-max_len() { case $1 in FuzzVerify|FuzzJWKS) echo 20000 ;; FuzzKeyStore) echo 1024 ;; *) echo 4096 ;; esac; }
+# -max_len per harness: Fuzz/max-len (why there), 4096 for one not listed.
+max_len() { awk -v h="$1" '$1 == h { print $2; found = 1 } END { if (!found) print 4096 }' "$FUZZ/max-len"; }
 
 fuzz_one() {  # fuzz, then merge seeds + persistent corpus + new finds into a minimized corpus
     local h=$1 corpus="$SCRATCH/corpus/$1" art="$SCRATCH/artifacts/$1" log="$SCRATCH/logs/$1.log"

@@ -268,7 +268,11 @@ case("valid_jku_header_ignored_when_signed_by_trusted_key",
      note="jku is never fetched; the trusted key verifies, so the token is valid")
 case("valid_aud_array", jws(header("ES256"), claims(aud=["other", AUD])), valid=True)
 case("valid_no_nbf_no_iat", jws(header("ES256"), claims(nbf=DROP, iat=DROP)), valid=True)
-case("valid_fractional_exp", jws(header("ES256"), claims(exp=NOW + 0.5)), valid=True, policy={"leeway": 0})
+# A fraction is read; against the whole-second `now` it rounds toward refusal (exp counts from its floor).
+fractional_exp = jws(header("ES256"), claims(exp=NOW + 0.5))
+case("valid_fractional_exp", fractional_exp, valid=True, policy={"leeway": 0, "now": NOW - 1})
+case("fractional_exp_in_the_current_second", fractional_exp, error="expired", policy={"leeway": 0},
+     note="exp NOW+0.5 at the whole-second now NOW: the real time may be past it, so a fraction rounds toward refusal")
 case("valid_exponent_exp", jws(header("ES256"), b'{"iss":"%s","aud":"%s","exp":1.7000036e9}' % (ISS.encode(), AUD.encode())),
      valid=True)
 case("valid_whitespace_around_json",

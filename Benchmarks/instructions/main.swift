@@ -1,17 +1,23 @@
-// Instructions per verification (Benchmarks/instructions/run.sh): jwtk-compare's HS256 "single" and "required"
-// cells (Kernel.swift: same fixture token, key, policy and loop), plus "nested"; N verifications per run.
+// The Swift API's cells for callgrind (Benchmarks/instructions/run.sh, Benchmarks/guard.py): jwtk-compare's
+// jwt-kernel cells (Kernel.swift: same fixture tokens, keys, policies and loop) for one algorithm and one mode,
+// N verifications per run. Modes: "single" (issuer and audience), "cached" (the same on a verifier with a
+// VerifiedTokenCache: every call after the first is a hit), "required" (four claim requirements, one per kind),
+// "nested" ("required" with "/amr/1" equals "hwk", a nested step, in place of the array requirement).
+//   instructions ALG MODE N FIXTURES-DIR          ALG: HS256 RS256 PS256 ES256 EdDSA
 import Foundation
 @_spi(Internals) import JWTKernel
 
 let args = CommandLine.arguments
-let mode = args[1], n = Int(args[2])!
-let dir = URL(fileURLWithPath: args[3])
+let alg = args[1], mode = args[2], n = Int(args[3])!
+let dir = URL(fileURLWithPath: args[4])
 let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appending(path: "meta.json"))) as! [String: Any]
-let token = try String(contentsOf: dir.appending(path: "hs256.jwt"), encoding: .utf8)
+let token = try String(contentsOf: dir.appending(path: "\(alg.lowercased()).jwt"), encoding: .utf8)
     .trimmingCharacters(in: .whitespacesAndNewlines)
 var policy = ClaimsPolicy(issuers: [meta["iss"] as! String], audiences: [meta["aud"] as! String])
+var cache: VerifiedTokenCache? = nil
 switch mode {
 case "single": break
+case "cached": cache = VerifiedTokenCache()
 case "required":
     policy.claimRequirements = [
         try! ClaimRequirement("/email_verified", .equals(true)),
@@ -28,10 +34,17 @@ case "nested":  // one pointer steps below the top level
     ]
 default: fatalError("mode")
 }
-let secret = try VerificationKey(
-    hmacSecret: Array(try Data(contentsOf: dir.appending(path: "hs256.key"))), kid: "hs256-1", algorithm: .hs256)
+// As KernelPeer: the service's own secret for HS256, the IdP's JWKS for the others.
+let keys =
+    alg == "HS256"
+    ? JWKSet(keys: [
+        try VerificationKey(
+            hmacSecret: Array(try Data(contentsOf: dir.appending(path: "hs256.key"))), kid: "hs256-1",
+            algorithm: .hs256)
+    ])
+    : try JWKSet(json: Array(try Data(contentsOf: dir.appending(path: "jwks.json"))))
 let v = JWTVerifier(
-    keys: JWKSet(keys: [secret]), policy: policy, clock: FixedClock((meta["now"] as! NSNumber).int64Value))
+    keys: keys, policy: policy, clock: FixedClock((meta["now"] as! NSNumber).int64Value), cache: cache)
 let bytes = Array(token.utf8)
 var ok = 0
 bytes.withUnsafeBytes { raw in

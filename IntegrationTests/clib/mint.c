@@ -169,6 +169,17 @@ static minted sign_rsa(EVP_PKEY *key, const char *header_json, const char *claim
     return m;
 }
 
+minted mint_token_hs256_key(const unsigned char *key, size_t key_len, const char *header_json, const char *claims_json) {
+    char *input = signing_input(header_json, claims_json);
+    unsigned char mac[32];
+    unsigned mac_len = sizeof mac;
+    minted m;
+    if (!HMAC(EVP_sha256(), key, (int)key_len, (const unsigned char *)input, strlen(input), mac, &mac_len)) die("HMAC");
+    m = assemble(input, mac, mac_len);
+    free(input);
+    return m;
+}
+
 minted mint_token(const char *alg, const char *header_json, const char *claims_json) {
     if (strcmp(alg, "RS256") == 0) return sign_rsa(rsa1, header_json, claims_json);
     if (strcmp(alg, "HS256") == 0) {

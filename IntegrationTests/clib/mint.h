@@ -11,6 +11,8 @@ typedef struct minted { char *ptr; size_t len; } minted;
 char *mint_b64url(const unsigned char *bytes, size_t n);
 /* header and claims JSON, signed with alg "HS256" (secret below), "RS256" (the RSA key) or "none". */
 minted mint_token(const char *alg, const char *header_json, const char *claims_json);
+/* header and claims JSON, HS256 with the secret `key` (key_len bytes): short secrets included. */
+minted mint_token_hs256_key(const unsigned char *key, size_t key_len, const char *header_json, const char *claims_json);
 /* Frees a token from mint_token or mint_token_rsa2. */
 void mint_free(minted m);
 /* Key sets: the HMAC secret as a JWKS (kid "h1", alg HS256); the RSA public key (kid "r1"). */

@@ -99,6 +99,7 @@ static const struct status_row statuses[] = {
     {JWTK_ISSUED_IN_FUTURE, "issued_in_future", 401, 1}, {JWTK_UNKNOWN_ISSUER, "unknown_issuer", 401, 1},
     {JWTK_KEYS_UNAVAILABLE, "keys_unavailable", 503, 0},
     {JWTK_CLAIM_REQUIREMENT_FAILED, "claim_requirement_failed", 403, 2},
+    {JWTK_DECRYPTION_FAILED, "decryption_failed", 401, 1},
     {JWTK_MALFORMED_KEY, "malformed_key", 500, 0}, {JWTK_UNSUPPORTED_KEY_TYPE, "unsupported_key_type", 500, 0},
     {JWTK_WEAK_KEY, "weak_key", 500, 0}, {JWTK_COMPROMISED_KEY, "compromised_key", 500, 0},
     {JWTK_WRONG_KEY_USE, "wrong_key_use", 500, 0}, {JWTK_AMBIGUOUS_KID, "ambiguous_kid", 500, 0},
@@ -111,7 +112,7 @@ static const struct status_row statuses[] = {
     {JWTK_E_CONFIG, "bad_config", 500, 0}, {JWTK_E_STRUCT_SIZE, "bad_struct_size", 500, 0},
     {JWTK_E_NO_TOKEN, "no_token", 500, 0}, {JWTK_E_UNAVAILABLE, "not_available", 500, 0},
     {JWTK_E_RANGE, "out_of_range", 500, 0}, {JWTK_E_SYNTAX, "bad_syntax", 500, 0},
-    {21, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
+    {22, "unknown", 500, 0}, {99, "unknown", 500, 0}, {112, "unknown", 500, 0}, {-11, "unknown", 500, 0},
     {INT32_MAX, "unknown", 500, 0}, {INT32_MIN, "unknown", 500, 0},
 };
 
@@ -266,6 +267,41 @@ static void test_keystore_loads(void) {
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, malformed, len_of(malformed)), JWTK_MALFORMED_KEY, "bad n");
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, cert, len_of(cert)), JWTK_INVALID_CERTIFICATE, "bad certificate");
         CHECK_STATUS(jwtk_keystore_load_jwks(ks, NULL, 0, declared, len_of(declared)), JWTK_DECLARED_ALG_MISMATCH, "oct with RS256");
+        {
+            /* An Ed25519 key of small order (here the identity): anyone signs for it (R = identity, S = 0). */
+            const char *low = "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"low-order\","
+                              "\"x\":\"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}]}";
+            CHECK_STATUS(jwtk_keystore_load_jwks_ex(ks, NULL, 0, low, len_of(low), ctx), JWTK_WEAK_KEY, "Ed25519 identity");
+            CHECK(strstr(jwtk_ctx_errmsg(ctx), "low-order") != NULL && strstr(jwtk_ctx_errmsg(ctx), "small order") != NULL,
+                  "the refusal names the key and the rule: %s", jwtk_ctx_errmsg(ctx));
+        }
+    }
+    {
+        /* JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS: a 12-byte secret (NGINX Plus's admin guide example) is refused
+         * without the flag (as by every other load function) and loads with it, one warning naming the key
+         * and the rule; unknown flag bits load nothing. */
+        static const unsigned char secret[] = "fantasticjwt";
+        const char *short_jwks = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"0001\",\"k\":\"ZmFudGFzdGljand0\"}]}";
+        jwtk_str doc;
+        jwtk_keystore *sks = NULL;
+        jwtk_verifier *sv;
+        minted st = mint_token_hs256_key(secret, 12, "{\"alg\":\"HS256\",\"kid\":\"0001\"}", GOOD_CLAIMS);
+        doc.ptr = short_jwks;
+        doc.len = strlen(short_jwks);
+        jwtk_keystore_new(&sks);
+        CHECK_STATUS(jwtk_keystore_load_jwks_ex(sks, NULL, 0, short_jwks, doc.len, ctx), JWTK_WEAK_KEY, "short secret");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, 0, ctx), JWTK_WEAK_KEY, "short secret, flags 0");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, 0x80u, ctx), JWTK_E_RANGE, "unknown flag bits");
+        CHECK_STATUS(jwtk_keystore_load_jwks_flags(sks, NULL, 0, &doc, 1, JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS, ctx), JWTK_OK,
+                     jwtk_ctx_errmsg(ctx));
+        CHECK(strstr(jwtk_ctx_errmsg(ctx), "\"0001\"") != NULL && strstr(jwtk_ctx_errmsg(ctx), "RFC 7518") != NULL &&
+                  strstr(jwtk_ctx_errmsg(ctx), "warning") != NULL,
+              "one warning naming the key and the rule: %s", jwtk_ctx_errmsg(ctx));
+        sv = verifier_with(sks, BASE_CONFIG);
+        CHECK_STATUS(jwtk_verify(sv, ctx, st.ptr, st.len, NOW, NULL), JWTK_OK, "a token of the short secret");
+        jwtk_verifier_free(sv);
+        jwtk_keystore_free(sks);
+        mint_free(st);
     }
     {
         /* Two different keys under one kid: both refused, nothing usable. */
@@ -314,7 +350,7 @@ static void test_keystore_loads(void) {
     }
     {
         /* A PEM public key file loads as the CLI's --jwks reads it (one rule: KeyDocument), alone and among
-         * other documents; its key has no kid, so it verifies tokens without one. A private key PEM is
+         * other documents; its key has no kid, so it verifies tokens without one and tokens whose kid no key has. A private key PEM is
          * refused, saying what it is and what to give instead; the old keys stay. */
         jwtk_keystore *pks = NULL;
         char *pub = mint_rsa_pem(0), *priv = mint_rsa_pem(1);
@@ -323,6 +359,12 @@ static void test_keystore_loads(void) {
         CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, pub, strlen(pub), ctx), JWTK_OK, jwtk_ctx_errmsg(ctx));
         v = verifier_with(pks, BASE_CONFIG);
         expect(v, ctx, "RS256", "{\"alg\":\"RS256\"}", GOOD_CLAIMS, JWTK_OK, "PEM public key file");
+        /* A key without kid is a candidate for any token whose kid no key has (issuers put a kid in every
+         * token); the key still pins its type: an HS256 header finds no candidate. */
+        expect(v, ctx, "RS256", "{\"alg\":\"RS256\",\"kid\":\"issuer-kid-7\"}", GOOD_CLAIMS, JWTK_OK,
+               "PEM key, token with a kid");
+        expect(v, ctx, "HS256", "{\"alg\":\"HS256\",\"kid\":\"issuer-kid-7\"}", GOOD_CLAIMS, JWTK_UNKNOWN_KID,
+               "PEM RSA key, HS256 token");
         CHECK_STATUS(jwtk_keystore_load_jwks_ex(pks, NULL, 0, priv, strlen(priv), ctx), JWTK_NOT_A_KEY_SET, "private PEM");
         CHECK(strstr(jwtk_ctx_errmsg(ctx), "private key") != NULL && strstr(jwtk_ctx_errmsg(ctx), "-pubout") != NULL,
               "errmsg says what it is and what to use: %s", jwtk_ctx_errmsg(ctx));
@@ -508,11 +550,11 @@ static void test_claim_requirements_config(void) {
          "{\"pointer\":\"/https:~1~1example.com~1roles\",\"contains_any\":[\"admin\"]},"
          "{\"pointer\":\"/email_verified\",\"equals\":true},{\"pointer\":\"/plan\",\"one_of\":[\"pro\",\"team\",1,2.5e3]}]",
          JWTK_OK, ""},
-        {"{}", JWTK_E_CONFIG, "claims: expected an array"},
+        {"{}", JWTK_E_CONFIG, "\"claims\": expected an array"},
         {"[\"/scope\"]", JWTK_E_CONFIG, "claims[0]: expected an object"},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\"},{\"equals\":\"x\"}]", JWTK_E_CONFIG, "claims[1]: \"pointer\" is required"},
         {"[{\"pointer\":\"/a\"}]", JWTK_E_CONFIG, "claims[0]: give one of equals, one_of, contains_all, contains_any"},
-        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown config key \"claims[0].equal\""},
+        {"[{\"pointer\":\"/a\",\"equal\":\"x\"}]", JWTK_E_CONFIG, "unknown member \"claims[0].equal\""},
         {"[{\"pointer\":\"/a\",\"equals\":\"x\",\"one_of\":[\"y\"]}]", JWTK_E_CONFIG, "one condition per requirement"},
         {"[{\"pointer\":\"/a\",\"equals\":null}]", JWTK_E_CONFIG, "claims[0].equals: expected a string, number or boolean"},
         {"[{\"pointer\":\"/a\",\"equals\":[\"x\"]}]", JWTK_E_CONFIG, "claims[0].equals: expected a string"},
@@ -633,6 +675,52 @@ static void test_claim_requirements_verdicts(void) {
     jwtk_ctx_free(ctx);
 }
 
+/* jwtk_check_claims: a claims-only verifier's requirements against the ctx's last verified token (another
+ * verifier's), as a host's authorization step after authentication uses it; the claim values stay valid. */
+static void test_check_claims(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_keystore *empty = NULL;
+    jwtk_ctx *ctx = NULL;
+    jwtk_verifier *v, *scope_read, *scope_write, *tier, *none;
+    jwtk_str value = {NULL, 0};
+    int type = 0;
+    minted t;
+    jwtk_keystore_new(&empty);
+    jwtk_ctx_new(&ctx);
+    v = verifier_with(ks, BASE_CONFIG);
+    scope_read = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"read\"]}]}");
+    scope_write = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/scope\",\"contains_all\":[\"write\"]}]}");
+    tier = verifier_with(empty, "{\"claims\":[{\"pointer\":\"/org/tier\",\"one_of\":[2,3]}]}");
+    none = verifier_with(empty, "{}");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_E_NO_TOKEN, "no verification yet");
+    t = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,"
+                   "\"scope\":\"openid read\",\"org\":{\"tier\":3.0},\"sub\":\"u1\"}");
+    CHECK_STATUS(jwtk_verify(v, ctx, t.ptr, t.len, NOW, NULL), JWTK_OK, "verify");
+    CHECK_STATUS(jwtk_claim_at(ctx, "/sub", 4, 0, &value, &type), JWTK_OK, "sub");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_OK, "scope holds read");
+    CHECK_STATUS(jwtk_check_claims(tier, ctx), JWTK_OK, "3.0 is one of 2, 3");
+    CHECK_STATUS(jwtk_check_claims(none, ctx), JWTK_OK, "no requirement");
+    CHECK_STATUS(jwtk_check_claims(scope_write, ctx), JWTK_CLAIM_REQUIREMENT_FAILED, "no write");
+    CHECK(strcmp(jwtk_ctx_errmsg(ctx), "claim requirement /scope contains_all: a claim lacks a value it must contain")
+          == 0,
+          "errmsg names the requirement: %s", jwtk_ctx_errmsg(ctx));
+    CHECK(value.len == 2 && memcmp(value.ptr, "u1", 2) == 0, "the claim value stays valid after the checks");
+    CHECK_STATUS(jwtk_check_claims(NULL, ctx), JWTK_E_NULL, "NULL verifier");
+    CHECK_STATUS(jwtk_check_claims(scope_read, NULL), JWTK_E_NULL, "NULL ctx");
+    CHECK_STATUS(jwtk_check_claims((jwtk_verifier *) ctx, ctx), JWTK_E_HANDLE, "a ctx as the verifier");
+    CHECK_STATUS(jwtk_verify(v, ctx, "x.y.z", 5, NOW, NULL), JWTK_MALFORMED, "a failed verification");
+    CHECK_STATUS(jwtk_check_claims(scope_read, ctx), JWTK_E_NO_TOKEN, "after a failed verification");
+    mint_free(t);
+    jwtk_verifier_free(v);
+    jwtk_verifier_free(scope_read);
+    jwtk_verifier_free(scope_write);
+    jwtk_verifier_free(tier);
+    jwtk_verifier_free(none);
+    jwtk_keystore_free(ks);
+    jwtk_keystore_free(empty);
+    jwtk_ctx_free(ctx);
+}
+
 static void test_verify_and_claims(void) {
     jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
     jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
@@ -684,6 +772,27 @@ static void test_verify_and_claims(void) {
         CHECK_STATUS(jwtk_claim(ctx, "sub", 0, &value, &type), JWTK_E_LENGTH, "claim name length 0");
         CHECK_STATUS(jwtk_claim(ctx, NULL, 3, &value, &type), JWTK_E_NULL, "claim name NULL");
         CHECK_STATUS(jwtk_claim(ctx, "sub", SIZE_MAX, &value, &type), JWTK_E_LENGTH, "claim name SIZE_MAX");
+    }
+    {
+        /* NumericDate fractions (RFC 7519 section 2) against the whole-second now, toward refusal (leeway 0
+         * here): exp counts from its floor, nbf from its ceiling. The struct has the date rounded down exactly
+         * from its digits (a double rounds ...1.99999999999999999 up); jwtk_claim has it as the token wrote it. */
+        const char *frac = "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700000001.99999999999999999}";
+        minted f = mint_token("HS256", HS_HEADER, frac);
+        jwtk_claims o;
+        expect(v, ctx, "HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700000000.5}", JWTK_EXPIRED,
+               "exp 1700000000.5 at now 1700000000");
+        expect(v, ctx, "HS256", HS_HEADER,
+               "{\"iss\":\"" ISS "\",\"aud\":\"api\",\"exp\":1700003600,\"nbf\":1700000000.5}", JWTK_NOT_YET_VALID,
+               "nbf 1700000000.5 at now 1700000000");
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        CHECK_STATUS(jwtk_verify(v, ctx, f.ptr, f.len, NOW, &o), JWTK_OK, "exp 1700000001.99999999999999999 at now");
+        CHECK(o.exp == 1700000001, "exp rounded down exactly: %lld", (long long)o.exp);
+        CHECK_STATUS(jwtk_claim(ctx, "exp", 3, &value, &type), JWTK_OK, "exp text");
+        CHECK(type == JWTK_JSON_NUMBER && str_is(value, "1700000001.99999999999999999"), "exp as written: %.*s",
+              (int)value.len, value.ptr ? value.ptr : "");
+        mint_free(f);
     }
     {
         /* kid and typ found behind nested header members, and decoded. */
@@ -1333,6 +1442,7 @@ int main(int argc, char **argv) {
     test_config();
     test_claim_requirements_config();
     test_claim_requirements_verdicts();
+    test_check_claims();
     test_verify_and_claims();
     test_claim_at();
     test_payload_segment();

@@ -200,7 +200,7 @@ static void discovery(jwtk_ctx *ctx) {
         "{\"issuers\":[\"https://a.example\"],\"discovery\":true,\"pull\":false}",
     };
     static const char *words[] = {"jwks_url", "exactly one", "exactly one", "provider", "loopback",
-                                  "query or fragment", "discovery: expected true or false", "pull: false"};
+                                  "query or fragment", "\"discovery\": expected true or false", "\"pull\": false"};
     jwtk_keystore *ks = NULL, *bad = NULL;
     jwtk_verifier *v = NULL, *w = NULL;
     char issuer[128], config[512], claims[256], document[512], path[128];

@@ -65,6 +65,7 @@ def free_port():
 class JWKS:
     def __init__(self, body):
         self.body, self.mode, self.log, self.lock = body, "ok", [], threading.Lock()
+        self.bodies = None   # {path: body}: each path its own document, any other path 404
         self.max_age = 1
         self.port = free_port()
         outer = self
@@ -76,6 +77,12 @@ class JWKS:
                 with outer.lock:
                     outer.log.append((time.time(), self.path, self.headers.get("User-Agent", "")))
                     mode, body = outer.mode, outer.body
+                    if outer.bodies is not None:
+                        body = outer.bodies.get(self.path.split("?", 1)[0])
+                if body is None:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
                 if mode == "hang":
                     time.sleep(5)
                 if mode not in ("ok", "huge"):

@@ -2,20 +2,21 @@
 # ngx_http_jwtk_module (issue 17) against the real /usr/sbin/nginx on 127.0.0.1, one command:
 #   IntegrationTests/nginx/module.sh               everything, 30 s soak (CI)
 #   IntegrationTests/nginx/module.sh --soak 600    the 10-minute soak, by hand
-#   IntegrationTests/nginx/module.sh --parts surface,hostile    a subset (surface, hostile, valgrind, soak)
+#   IntegrationTests/nginx/module.sh --parts surface,plus    a subset (surface, plus, hostile, valgrind, soak)
+#   plus: every NGINX Plus-style configuration in plus-configs/ (plus_configs.py)
 # Builds libjwtk and the module into a temp prefix (scripts/nginx/build-module.sh), reuses run.sh's venv
 # (.build-nginx/venv, the pinned `cryptography`), and runs module_test.py (which imports driver.py's and
 # mint.py's helpers). Ends with one line: nginx-module: N passed, M failed
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 root=$PWD
 here=IntegrationTests/nginx
-soak=30 parts=surface,hostile,valgrind,soak
+soak=30 parts=surface,plus,hostile,valgrind,soak
 while [ $# -gt 0 ]; do
     case $1 in
         --soak) soak=${2:?--soak SECONDS}; shift 2 ;;
         --parts) parts=${2:?--parts LIST}; shift 2 ;;
-        *) echo "usage: module.sh [--soak SECONDS] [--parts surface,hostile,valgrind,soak]" >&2; exit 2 ;;
+        *) echo "usage: module.sh [--soak SECONDS] [--parts surface,plus,hostile,valgrind,soak]" >&2; exit 2 ;;
     esac
 done
 summary_fail() { echo "nginx-module: 0 passed, 1 failed"; exit 1; }

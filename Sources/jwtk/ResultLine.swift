@@ -4,13 +4,29 @@ import Glibc
 /// The one-line JSON result the `verify` contract promises per token.
 enum ResultLine {
     /// Verifies `token`, appends its result line to `output`, returns whether it was valid.
-    static func write(verifier: any TokenVerifying, token: UnsafeRawBufferPointer, to output: OutputWriter) -> Bool {
+    static func write(
+        verifier: any TokenVerifier, token: UnsafeRawBufferPointer, decryption: (TokenType, JWEDecryptor)? = nil,
+        to output: OutputWriter
+    ) -> Bool {
         do {
-            let line = try verifier.verify(token) { verified -> [UInt8] in
-                var text = "{\"valid\":true,\"alg\":\"\(verified.algorithm.rawValue)\",\"kid\":"
-                if let kid = verified.kid { JSONValue.writeString(kid, to: &text) } else { text += "null" }
-                text += ",\"claims\":"
-                return Array(text.utf8) + JSONText.compact(verified.claimsJSON) + Array("}".utf8)
+            var line: [UInt8] = []
+            switch decryption {
+            case nil:
+                line = try verifier.verify(token) { signedLine($0) }
+            case (.nested, let decryptor)?:
+                var outcome = CacheOutcome.notUsed
+                try verifier.verifyNestedLending(token, decryptor: decryptor, at: nil, cacheOutcome: &outcome) {
+                    line = signedLine($0)
+                }
+            case (_, let decryptor)?:
+                // Encrypted-only: the JWE's alg and enc, the decryption key's kid, the decrypted claims.
+                try verifier.verifyEncryptedLending(token, decryptor: decryptor, at: nil) { t in
+                    var text =
+                        "{\"valid\":true,\"alg\":\"\(t.keyManagement.rawValue)\",\"enc\":\"\(t.contentEncryption.rawValue)\",\"kid\":"
+                    if let kid = t.key.kid { JSONValue.writeString(kid, to: &text) } else { text += "null" }
+                    text += ",\"claims\":"
+                    line = Array(text.utf8) + JSONText.compact(t.claimsJSON) + Array("}".utf8)
+                }
             }
             output.write(line)
             return true
@@ -18,6 +34,13 @@ enum ResultLine {
             output.write(failure(error))
             return false
         }
+    }
+
+    private static func signedLine(_ verified: VerifiedToken) -> [UInt8] {
+        var text = "{\"valid\":true,\"alg\":\"\(verified.algorithm.rawValue)\",\"kid\":"
+        if let kid = verified.kid { JSONValue.writeString(kid, to: &text) } else { text += "null" }
+        text += ",\"claims\":"
+        return Array(text.utf8) + JSONText.compact(verified.claimsJSON) + Array("}".utf8)
     }
 
     static func failure(_ error: JWTError) -> [UInt8] {

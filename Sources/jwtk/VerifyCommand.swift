@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +21,28 @@ struct VerifyCommand: ParsableCommand {
             valueName: "FILE"))
     var jwks: [String] = []
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Load --jwks HMAC secrets shorter than their hash output (RFC 7518 section 3.2 refuses them; NGINX Plus loads them), each with a warning."
+        ))
+    var allowShortHmacSecrets = false
+
     @OptionGroup var remote: RemoteKeyOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "JWE decryption key file: JWKS or JWK with private keys, or a PEM private key. Repeatable. Needs --token-type nested or encrypted.",
+            valueName: "FILE"))
+    var decryptionKeys: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "signed (default), nested (a JWS inside a JWE: decrypted, then verified) or encrypted (decrypted claims, policy checked; no signature).",
+            valueName: "TYPE"))
+    var tokenType: String = "signed"
 
     @Option(
         name: .long,
@@ -67,7 +88,16 @@ struct VerifyCommand: ParsableCommand {
     var tokens: [String] = []
 
     func validate() throws {
-        guard !jwks.isEmpty || remote.isConfigured else {
+        guard let type = TokenType(rawValue: tokenType) else {
+            throw ValidationError("--token-type must be signed, nested or encrypted")
+        }
+        guard (type == .signed) == decryptionKeys.isEmpty else {
+            throw ValidationError(
+                type == .signed
+                    ? "--decryption-keys needs --token-type nested or encrypted"
+                    : "--token-type \(tokenType) needs --decryption-keys FILE")
+        }
+        guard type == .encrypted || !jwks.isEmpty || remote.isConfigured else {
             throw ValidationError(
                 "at least one --jwks FILE (or --provider, --jwks-url, --oidc, --issuer-config) is required")
         }
@@ -80,9 +110,16 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let verifier: any TokenVerifying
+        let verifier: any TokenVerifier
+        var decryption: (TokenType, JWEDecryptor)? = nil
         do {
             verifier = try makeVerifier()
+            if let type = TokenType(rawValue: tokenType), type != .signed {
+                decryption = (
+                    type,
+                    JWEDecryptor(keys: try KeySetFile.loadDecryptionKeys(decryptionKeys), maxTokenSize: maxTokenSize)
+                )
+            }
         } catch let error as ConfigurationError {
             CLIError.report(error)
             throw ExitCode(2)
@@ -90,7 +127,8 @@ struct VerifyCommand: ParsableCommand {
         let output = OutputWriter()
         var allValid = true
         let verifyOne = { (token: UnsafeRawBufferPointer) in
-            allValid = ResultLine.write(verifier: verifier, token: token, to: output) && allValid
+            allValid =
+                ResultLine.write(verifier: verifier, token: token, decryption: decryption, to: output) && allValid
         }
         if tokens.isEmpty {
             LineReader(fd: 0, maxLineLength: verifier.maxTokenSize).forEachLine { line in
@@ -110,8 +148,8 @@ struct VerifyCommand: ParsableCommand {
         if !allValid { throw ExitCode(1) }
     }
 
-    private func makeVerifier() throws -> any TokenVerifying {
-        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks)
+    private func makeVerifier() throws -> any TokenVerifier {
+        let keys = jwks.isEmpty ? nil : try KeySetFile.loadAll(jwks, allowShortHMACSecrets: allowShortHmacSecrets)
         var algorithms = AlgorithmSet.all
         if !alg.isEmpty {
             algorithms = []

@@ -47,7 +47,7 @@ final class StaleServedTests: XCTestCase {
         let config =
             #"{"issuers":["https://issuer.example"],"audiences":["api"],"cache":true,"jwks_url":"http://127.0.0.1:9/jwks"}"#
         XCTAssertEqual(config.withCString { jwtk_verifier_new($0, strlen($0), ks, &v) }, JWTK_OK)
-        let keystore = try XCTUnwrap(Handle.object(ks, .keystore, as: Keystore.self))
+        let keystore = try XCTUnwrap(Handle.object(ks, .keystore, as: KeystoreState.self))
         let keys = try JWKSet(json: Array(ConcurrencyTests.jwks.utf8))
 
         keystore.store.publish(keys, forIssuer: Self.issuer)

@@ -17,6 +17,7 @@ final class StatusTableTests: XCTestCase {
         "crit_unsupported": JWTK_CRIT_UNSUPPORTED, "bad_typ": JWTK_BAD_TYP, "bad_nonce": JWTK_BAD_NONCE,
         "issued_in_future": JWTK_ISSUED_IN_FUTURE, "unknown_issuer": JWTK_UNKNOWN_ISSUER,
         "keys_unavailable": JWTK_KEYS_UNAVAILABLE, "claim_requirement_failed": JWTK_CLAIM_REQUIREMENT_FAILED,
+        "decryption_failed": JWTK_DECRYPTION_FAILED,
         "malformed_key": JWTK_MALFORMED_KEY, "unsupported_key_type": JWTK_UNSUPPORTED_KEY_TYPE,
         "weak_key": JWTK_WEAK_KEY, "compromised_key": JWTK_COMPROMISED_KEY, "wrong_key_use": JWTK_WRONG_KEY_USE,
         "ambiguous_kid": JWTK_AMBIGUOUS_KID, "invalid_certificate": JWTK_INVALID_CERTIFICATE,
@@ -60,8 +61,10 @@ final class StatusTableTests: XCTestCase {
         XCTAssertEqual(String(cString: jwtk_status_bearer_error(JWTK_EXPIRED)!), "invalid_token")
         XCTAssertEqual(jwtk_status_http(JWTK_EXPIRED), 401)
         XCTAssertNil(jwtk_status_bearer_error(JWTK_KEYS_UNAVAILABLE))
-        XCTAssertNil(jwtk_status_bearer_error(21))
-        XCTAssertEqual(jwtk_status_http(21), 500, "the next number is unknown until it is appended")
+        XCTAssertEqual(jwtk_status_http(JWTK_DECRYPTION_FAILED), 401)
+        XCTAssertEqual(String(cString: jwtk_status_bearer_error(JWTK_DECRYPTION_FAILED)!), "invalid_token")
+        XCTAssertNil(jwtk_status_bearer_error(22))
+        XCTAssertEqual(jwtk_status_http(22), 500, "the next number is unknown until it is appended")
     }
 
     func testVersionMatchesTheHeader() {

@@ -114,7 +114,7 @@ final class CLIDiscoveryTests: XCTestCase {
                 #""discovery": not with provider"#
             ),
             (#"{"issuers":[{"issuer":"\#(issuer)","discovery":"yes"}]}"#, #""discovery": expected true or false"#),
-            (#"{"issuers":[{"discovery":true}]}"#, #""issuer" and "discovery": true"#),
+            (#"{"issuers":[{"discovery":true}]}"#, #""discovery": needs "issuers" (or "issuer")"#),
             (#"{"issuers":[{"issuer":"\#(issuer)","discovery":false}]}"#, #""issuer" and "jwks_url""#),
             (
                 #"{"issuers":[{"issuer":"http://idp.example","discovery":true}]}"#,

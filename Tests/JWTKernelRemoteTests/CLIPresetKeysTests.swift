@@ -121,7 +121,7 @@ final class CLIPresetKeysTests: XCTestCase {
             (#"{"issuers":[{"provider":"apple","audiences":["a"],"jwks_uri":"\#(url)"}]}"#, #""jwks_uri""#),
             (#"{"issuers":[{"issuer":"i","jwks_url":"\#(url)"}],"version":1}"#, #""version""#),
             (#"{"issuers":[{"provider":"apple","audiences":["a"],"issuer":"i"}]}"#, #""issuer""#),
-            (#"{"issuers":[{"provider":"apple","audiences":["a"],"algorithms":["RS256"]}]}"#, #""algorithms""#),
+            (#"{"issuers":[{"provider":"apple","audiences":["a"],"algorithms":["ES256"]}]}"#, #""algorithms""#),
             (#"{"issuers":[{"provider":"google","audiences":["a"],"tenant":"t"}]}"#, #""tenant""#),
             (#"{"issuers":[{"issuer":"i","jwks_url":7}]}"#, #""jwks_url""#),
             (#"{"issuers":[{"issuer":"i","jwks_url":"\#(url)","audiences":"a"}]}"#, #""audiences""#),

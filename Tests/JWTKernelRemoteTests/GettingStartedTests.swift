@@ -51,7 +51,7 @@ final class GettingStartedTests: XCTestCase {
         let keys = try JWKSet(json: jwks)  // a JWKS, one JWK, or Google's {kid: PEM} map
         for problem in keys.rejected { print("skipped key:", problem) }  // weak or malformed keys, with the reason
 
-        let verifier = JWTVerifier(keys: keys, policy: .apple(audience: ["com.example.app"]))
+        let verifier = JWTVerifier(keys: keys, policy: .apple(audiences: ["com.example.app"]))
         do {
             let jwt = try verifier.verify(token)  // typed throws: JWTError
             print("signed in:", jwt.subject ?? "", jwt.claims["email"]?.stringValue ?? "")
@@ -68,7 +68,7 @@ final class GettingStartedTests: XCTestCase {
     func testTypedClaimsSample() throws {
         let f = try fixture()
         let verifier = JWTVerifier(
-            keys: try JWKSet(json: Array(f.jwks.utf8)), policy: .apple(audience: [Self.audience]))
+            keys: try JWKSet(json: Array(f.jwks.utf8)), policy: .apple(audiences: [Self.audience]))
         let token = f.token
         // sample:
         struct AppleClaims: Decodable {
@@ -89,7 +89,7 @@ final class GettingStartedTests: XCTestCase {
         let keys = try JWKSet(json: Array(f.jwks.utf8))
         let token = f.token
         // sample:
-        let apple = ProviderPreset.apple(audience: ["com.example.app"])
+        let apple = ProviderPreset.apple(audiences: ["com.example.app"])
         let store = KeyStore()
         store.publish(keys, forIssuer: apple.keyIssuer)  // the saved keys, as Apple's
         let verifier = MultiIssuerVerifier(store: store, issuers: apple.issuers)
@@ -109,7 +109,7 @@ final class GettingStartedTests: XCTestCase {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.serve("/apple/auth/keys", json: f.jwks, headers: ["Cache-Control": "max-age=3600"])
-        let apple = ProviderPreset.apple(audience: [Self.audience]).mirrored(at: server.url("/apple/auth/keys"))
+        let apple = ProviderPreset.apple(audiences: [Self.audience]).mirrored(at: server.url("/apple/auth/keys"))
         let token = f.token
         var refused: JWTErrorCode?
         var printed: [String] = []
@@ -145,13 +145,13 @@ final class GettingStartedTests: XCTestCase {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.serve("/apple/auth/keys", json: f.jwks)
-        let apple = ProviderPreset.apple(audience: [Self.audience]).mirrored(at: server.url("/apple/auth/keys"))
+        let apple = ProviderPreset.apple(audiences: [Self.audience]).mirrored(at: server.url("/apple/auth/keys"))
         let store = KeyStore()
         let refresher = KeyRefresher(store: store)
         try refresher.add(preset: apple)
         let googleToken = try fixture(iss: "https://accounts.google.com").token
         // sample:
-        let google = ProviderPreset.google(clientIDs: ["1234.apps.googleusercontent.com"])
+        let google = ProviderPreset.google(audiences: ["1234.apps.googleusercontent.com"])
         try refresher.add(preset: google)
         let verifier = MultiIssuerVerifier(store: store, issuers: apple.issuers + google.issuers)
         // end sample
@@ -166,7 +166,7 @@ final class GettingStartedTests: XCTestCase {
     func testZeroCopySample() throws {
         let f = try fixture()
         let verifier = JWTVerifier(
-            keys: try JWKSet(json: Array(f.jwks.utf8)), policy: .apple(audience: [Self.audience]))
+            keys: try JWKSet(json: Array(f.jwks.utf8)), policy: .apple(audiences: [Self.audience]))
         let bytes = Array(f.token.utf8)
         // sample:
         let algorithm = try bytes.withUnsafeBytes { raw in

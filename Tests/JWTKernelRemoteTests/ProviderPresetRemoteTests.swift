@@ -43,7 +43,7 @@ final class ProviderPresetRemoteTests: XCTestCase {
 final class ProviderPresetAudienceRemoteTests: XCTestCase {
     func testTheRefresherRefusesAPresetWithoutAudience() {
         let refresher = KeyRefresher(store: KeyStore(), clock: ManualClock())
-        for preset in [ProviderPreset.apple(audience: []), .google(clientIDs: [""]), .facebook(appIDs: [])] {
+        for preset in [ProviderPreset.apple(audiences: []), .google(audiences: [""]), .facebook(audiences: [])] {
             XCTAssertThrowsError(try refresher.verifier(presets: [preset])) { error in
                 let error = error as? KeySourceError
                 XCTAssertEqual(error?.reason, .badConfiguration)
@@ -52,7 +52,7 @@ final class ProviderPresetAudienceRemoteTests: XCTestCase {
             }
         }
         XCTAssertTrue(refresher.allStats.isEmpty, "nothing registered, nothing fetched")
-        XCTAssertNoThrow(try refresher.verifier(presets: [.google(clientIDs: ["c"])]))
+        XCTAssertNoThrow(try refresher.verifier(presets: [.google(audiences: ["c"])]))
     }
 
     func testNamedPresetsAndTheIssuerFileRefuseWithoutAudience() {

@@ -26,6 +26,8 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
             try verify(
                 jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [try F.token("valid_RS256_no_kid_single_fitting_key")]),
             [nil])
+        // A PEM key has no kid: a candidate for tokens whose kid no key has, as issuers' tokens all carry one.
+        assertCodes(try verify(jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [try F.token("valid_RS256")]), [nil])
         // HMAC keyed with the PEM text itself, against the PEM key file: never valid.
         let confused = try F.token("HS256_keyed_with_rsa_public_pem_no_kid")
         let run = try verify(jwks: [F.keyFile("rsa-1.pub.pem")], tokens: [confused])
@@ -38,6 +40,40 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
         assertCodes(run, [nil])
         XCTAssertTrue(run.stderr.contains("weak-rsa-1024"), "the skipped key is named: \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("one-bad-key.json"), "the file is named: \(run.stderr)")
+    }
+
+    /// An HMAC secret shorter than its hash output: refused unless `--allow-short-hmac-secrets`, which
+    /// loads it with one warning naming the key and the rule.
+    func testShortHMACSecretsOnlyWithTheFlag() throws {
+        let secret = Array("fantasticjwt".utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-short-\(UUID().uuidString).json")
+        try Data(#"{"keys":[{"kty":"oct","kid":"0001","k":"\#(Base64URLText.encode(secret))"}]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let claims =
+            #"{"iss":"\#(AttackSuite.issuer)","aud":"\#(AttackSuite.audience)","exp":\#(AttackSuite.now + 60)}"#
+        let token = HS256Signer.token(header: #"{"alg":"HS256","kid":"0001"}"#, claims: claims, key: secret)
+        let refused = try verify(jwks: [file.path], tokens: [token])
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("\"0001\"") && refused.stderr.contains("12 bytes"), refused.stderr)
+        let allowed = try verify(["--allow-short-hmac-secrets"], jwks: [file.path], tokens: [token])
+        assertCodes(allowed, [nil])
+        XCTAssertEqual(
+            allowed.stderr.components(separatedBy: "\n").filter { $0.contains("warning") }.count, 1, allowed.stderr)
+        XCTAssertTrue(allowed.stderr.contains("\"0001\"") && allowed.stderr.contains("RFC 7518"), allowed.stderr)
+    }
+
+    /// Keys no issuer should publish are refused naming the key: an Ed25519 point of small order.
+    func testASmallOrderEd25519KeyIsRefusedNamingIt() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-low-\(UUID().uuidString).json")
+        try Data(
+            #"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"low-order","x":"AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}]}"#
+                .utf8
+        ).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // The file holds no other key, so it is a file without a usable key: the command refuses to start.
+        let run = try verify(jwks: [F.publicJWKS, file.path], tokens: [try F.token("valid_RS256")])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("low-order") && run.stderr.contains("small order"), run.stderr)
     }
 
     /// Within one file, HMAC secrets next to public keys are refused as the

@@ -26,6 +26,7 @@ OK = 0
 E_LENGTH, E_NO_TOKEN = -3, -7   # jwtk.h's JWTK_E_LENGTH, JWTK_E_NO_TOKEN (the no_token challenge)
 JSON_NONE, JSON_STRING, JSON_NUMBER, JSON_BOOL, JSON_NULL, JSON_ARRAY, JSON_OBJECT = range(7)
 CLAIMS_HAS_EXP, CLAIMS_HAS_NBF, CLAIMS_HAS_IAT, CLAIMS_AUD_ARRAY = 0x1, 0x2, 0x4, 0x8
+LOAD_ALLOW_SHORT_HMAC_SECRETS = 0x1
 STATS_STATUS_SLOTS = 32
 
 
@@ -78,7 +79,10 @@ def _load():
         "jwtk_keystore_load_jwks": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]),
         "jwtk_keystore_load_jwks_ex": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                                                       ctypes.c_size_t, handle]),
+        "jwtk_keystore_load_jwks_flags": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(Str),
+                                                         ctypes.c_size_t, ctypes.c_uint, handle]),
         "jwtk_keystore_start": (ctypes.c_int, [handle]),
+        "jwtk_keystore_load_decryption_keys": (ctypes.c_int, [handle, ctypes.c_char_p, ctypes.c_size_t, handle]),
         "jwtk_verifier_new": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, handle, ctypes.POINTER(handle)]),
         "jwtk_verifier_new_ex": (ctypes.c_int, [ctypes.c_char_p, ctypes.c_size_t, handle, handle, ctypes.POINTER(handle)]),
         "jwtk_verifier_free": (None, [handle]),
@@ -213,14 +217,34 @@ class KeyStore:
 
     __del__ = close
 
-    def load_jwks(self, document, issuer=None):
+    def load_jwks(self, document, issuer=None, allow_short_hmac_secrets=False):
         """Loads a JWKS, JWK, {kid: PEM} map or one PEM public key or certificate; returns the refused keys'
-        description ('' if none).
+        description ('' if none), and a warning per key loaded only because allow_short_hmac_secrets
+        (JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS: an HMAC secret shorter than its hash output, which RFC 7518
+        section 3.2 refuses and NGINX Plus loads; refused by default).
         Raises JWTKError (old keys kept) when the document is not usable."""
         data = _bytes(document)
         iss = None if issuer is None else _bytes(issuer)
         ctx = Context()
-        rc = lib.jwtk_keystore_load_jwks_ex(self._h, iss, 0 if iss is None else len(iss), data, len(data), ctx._h)
+        if allow_short_hmac_secrets:
+            buf = ctypes.create_string_buffer(data, len(data))
+            doc = Str(ctypes.addressof(buf), len(data))
+            rc = lib.jwtk_keystore_load_jwks_flags(self._h, iss, 0 if iss is None else len(iss), ctypes.byref(doc), 1,
+                                                   LOAD_ALLOW_SHORT_HMAC_SECRETS, ctx._h)
+        else:
+            rc = lib.jwtk_keystore_load_jwks_ex(self._h, iss, 0 if iss is None else len(iss), data, len(data),
+                                                ctx._h)
+        if rc != OK:
+            raise JWTKError(rc, ctx.errmsg)
+        return ctx.errmsg
+
+    def load_decryption_keys(self, document):
+        """Loads JWE decryption keys (a JWKS or JWK with private keys, or one PEM private key) for verifiers
+        whose config has "token_type": "nested" or "encrypted"; returns the refused keys' description.
+        Raises JWTKError (old keys kept) when the document holds no usable decryption key."""
+        data = _bytes(document)
+        ctx = Context()
+        rc = lib.jwtk_keystore_load_decryption_keys(self._h, data, len(data), ctx._h)
         if rc != OK:
             raise JWTKError(rc, ctx.errmsg)
         return ctx.errmsg

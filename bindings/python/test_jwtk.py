@@ -24,7 +24,7 @@ HEADER = ROOT / "Sources/CJWTK/include/jwtk.h"
 ATTACK_NOW = 1_700_000_000
 ATTACK_ISSUER = "https://issuer.example"
 ATTACK_AUDIENCE = "api://attack-suite"
-ATTACK_CASES = 446
+ATTACK_CASES = 447
 ATTACK_VALID = 64
 
 
@@ -175,6 +175,11 @@ class AttackSuiteTests(unittest.TestCase):
             self.assertEqual(result.claims.json, json.loads(jwtk_b64(c["token"].split(".")[1])), c["name"])
 
 
+def jwtk_b64url(data):
+    import base64
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
 def jwtk_b64(segment):
     import base64
     return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
@@ -221,6 +226,46 @@ class BindingTests(unittest.TestCase):
             self.assertTrue(r.ok, f"{name}: {r.message}")
             other = jwtk.Verifier({"provider": meta["provider"], "audiences": ["another.app"]}, ks)
             self.assertEqual(jwtk.status_name(other.verify(ctx, token, now=meta["iat"] + 1).status), "bad_audience")
+
+    def test_a_key_without_kid_verifies_tokens_whose_kid_no_key_has(self):
+        # A real Google ID token (it has a kid) against its issuer's keys with the kids removed, as a PEM
+        # or a kid-less JWK publishes them: a candidate, tried by its own type, not by the header.
+        real = ROOT / "Tests/JWTKernelTests/Fixtures/real-tokens/google-1"
+        meta = json.loads((real / "meta.json").read_text())
+        token = (real / "token.txt").read_text().strip()
+        jwks = json.loads((real / "jwks.json").read_text())
+        self.assertTrue(meta["kid"] and all("kid" in k for k in jwks["keys"]))
+        for k in jwks["keys"]:
+            del k["kid"]
+        ks = jwtk.KeyStore()
+        ks.load_jwks(json.dumps(jwks).encode(), issuer=meta["iss"])
+        v = jwtk.Verifier({"issuers": [meta["iss"]], "audiences": [meta["aud"]]}, ks)
+        r = v.verify(jwtk.Context(), token, now=meta["iat"] + 1)
+        self.assertTrue(r.ok, r.message)
+        # The key pins the algorithm: an HS256 token naming a kid finds no candidate among RSA keys.
+        forged = ".".join([jwtk_b64url(b'{"alg":"HS256","kid":"x"}'), token.split(".")[1], "AAAA"])
+        self.assertEqual(v.verify(jwtk.Context(), forged, now=meta["iat"] + 1).name, "unknown_kid")
+
+    def test_short_hmac_secrets_only_when_allowed(self):
+        # NGINX Plus's admin guide example secret, 12 bytes (RFC 7518 section 3.2 asks for 32 for HS256).
+        doc = json.dumps({"keys": [{"kty": "oct", "kid": "0001", "k": jwtk_b64url(b"fantasticjwt")}]}).encode()
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.KeyStore().load_jwks(doc)
+        self.assertEqual(e.exception.name, "weak_key")
+        ks = jwtk.KeyStore()
+        warning = ks.load_jwks(doc, allow_short_hmac_secrets=True)
+        self.assertIn('"0001"', warning)
+        self.assertIn("RFC 7518", warning)
+        self.assertEqual(warning.count("weak_key"), 1, warning)
+
+    def test_keys_no_issuer_publishes_are_refused_naming_them(self):
+        low = {"keys": [{"kty": "OKP", "crv": "Ed25519", "kid": "low-order",
+                         "x": jwtk_b64url(bytes([1]) + bytes(31))}]}
+        with self.assertRaises(jwtk.JWTKError) as e:
+            jwtk.KeyStore().load_jwks(json.dumps(low).encode())
+        self.assertEqual(e.exception.name, "weak_key")
+        self.assertIn("low-order", e.exception.message)
+        self.assertIn("small order", e.exception.message)
 
     def test_claim_requirements(self):
         policy = attack_config(self.case.get("policy"))
@@ -284,6 +329,40 @@ class BindingTests(unittest.TestCase):
         for t in threads:
             t.join()
         self.assertEqual(failures, [])
+
+
+class EncryptedTokenTests(unittest.TestCase):
+    """token_type nested and encrypted over jwcrypto's tokens (Tests/JWTKernelTests/Fixtures/jwe)."""
+
+    def setUp(self):
+        self.fixture = json.loads((ROOT / "Tests/JWTKernelTests/Fixtures/jwe/jwcrypto.json").read_text())
+        self.ks = jwtk.KeyStore()
+        self.ks.load_jwks(json.dumps(self.fixture["verification_keys"]))
+        self.ctx = jwtk.Context()
+
+    def test_nested_and_encrypted(self):
+        policy = {"issuers": ["https://issuer.example"], "audiences": ["jwe-tests"]}
+        nested = jwtk.Verifier(dict(policy, token_type="nested"), self.ks)
+        encrypted = jwtk.Verifier(dict(policy, token_type="encrypted"), self.ks)
+        token = self.fixture["nested"][0]["token"]
+        self.assertEqual(nested.verify(self.ctx, token, now=1800000000).name, "keys_unavailable")
+        with self.assertRaises(jwtk.JWTKError) as e:
+            self.ks.load_decryption_keys(json.dumps(self.fixture["verification_keys"]))
+        self.assertEqual(e.exception.name, "not_a_key_set")
+        self.assertEqual(self.ks.load_decryption_keys(json.dumps(self.fixture["decryption_keys"])), "")
+        for case in self.fixture["nested"][::7]:
+            result = nested.verify(self.ctx, case["token"], now=1800000000)
+            self.assertTrue(result.ok, f"{case['alg']} {case['enc']}: {result}")
+            self.assertEqual(result.claims.sub, "user-1")
+            self.assertEqual(self.ctx.claim("aud")[1], "jwe-tests")
+        for case in self.fixture["encrypted"][::7]:
+            result = encrypted.verify(self.ctx, case["token"], now=1800000000)
+            self.assertTrue(result.ok, f"{case['alg']} {case['enc']}: {result}")
+            self.assertEqual(result.claims.iss, "https://issuer.example")
+        bad = token[:-6] + ("A" if token[-6] != "A" else "B") + token[-5:]
+        self.assertEqual(nested.verify(self.ctx, bad, now=1800000000).name, "decryption_failed")
+        self.assertEqual(jwtk.status_name(21), "decryption_failed")
+        self.assertEqual(jwtk.status_http(21), 401)
 
 
 class PullModeTests(unittest.TestCase):

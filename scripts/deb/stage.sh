@@ -4,6 +4,7 @@
 #   libjwtk.so.0, libjwtk.so, jwtk.h, jwtk.pc   scripts/clib/install.sh, libdir /usr/lib/<multiarch>
 #   ngx_http_jwtk_module.so                      scripts/nginx/build-module.sh, against the staged library,
 #                                                no RPATH (libjwtk0 puts the library in the system path)
+#   mod_auth_jwtk.so                             gateways/apache/build.sh, against the staged library, no RPATH
 #   /usr/bin/jwtk                                the CLI, Swift standard library and Foundation static
 #   /usr/lib/python3/dist-packages/jwtk.py       the binding, which loads libjwtk.so.0 by its SONAME
 #   the Envoy and HAProxy modules                scripts/deb/stage-gateways.sh
@@ -27,6 +28,12 @@ DESTDIR=$stage JWTK_LIBDIR=/usr/lib/$multiarch JWTK_NGINX_BUILD=$scratch/nginx \
     ./scripts/nginx/build-module.sh /usr
 if objdump -p "$stage/usr/lib/nginx/modules/ngx_http_jwtk_module.so" | grep -qE 'RPATH|RUNPATH'; then
     echo "stage.sh: the packaged module must not carry an RPATH" >&2; exit 1
+fi
+
+# The Apache module, against the staged library, with the same flags and the same no-RPATH rule.
+DESTDIR=$stage JWTK_LIBDIR=/usr/lib/$multiarch JWTK_PREBUILT=1 ./gateways/apache/build.sh /usr
+if objdump -p "$stage/usr/lib/apache2/modules/mod_auth_jwtk.so" | grep -qE 'RPATH|RUNPATH'; then
+    echo "stage.sh: the packaged Apache module must not carry an RPATH" >&2; exit 1
 fi
 
 # The CLI. --static-swift-stdlib also links Foundation (and its ICU data) statically on Linux: checked below,

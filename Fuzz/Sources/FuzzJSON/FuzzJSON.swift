@@ -22,6 +22,7 @@
 //      value span, at maxDepth 32 and 3.
 import FuzzSupport
 @_spi(Internals) import JWTKernel
+@_spi(Internals) import JWTKernelTestOracles
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

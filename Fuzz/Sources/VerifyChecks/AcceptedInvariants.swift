@@ -39,11 +39,15 @@ func acceptedInvariants(_ jwt: VerifiedJWT, _ token: UnsafeRawBufferPointer, pol
         invariantFailed("accepted a header that JSONValue refuses: \(error)")
     }
 
-    // Time checks against the policy (default leeway 60, strict 30).
+    // Time checks against the policy (default leeway 60, strict 30). `now` is whole seconds, so a fraction
+    // rounds toward refusal: exp counts from its floor, nbf from its ceiling (the Double's, which is never
+    // stricter than the digits' for the timestamps a fuzzer's clock meets).
     let t = Double(now), leeway = Double(max(0, policy.leeway))
     if policy.requireExpiration { require(jwt.expiresAt != nil, "accepted without exp") }
-    if let exp = jwt.expiresAt { require(t < exp + leeway, "accepted expired token: exp \(exp)") }
-    if let nbf = jwt.notBefore { require(t + leeway >= nbf, "accepted token before nbf \(nbf)") }
+    if let exp = jwt.expiresAt {
+        require(t < exp.rounded(.down) + leeway, "accepted expired token: exp \(exp)")
+    }
+    if let nbf = jwt.notBefore { require(t + leeway >= nbf.rounded(.up), "accepted token before nbf \(nbf)") }
 
     // Claims, read independently.
     do {

@@ -8,7 +8,9 @@ token has the fact it is about AND the verdicts lean the way the rule says:
   of the named errors while the other oracle accepts;
 - `finding` rules name a jwtk-only accept (jwtk valid, both oracles invalid).
   They never make a case pass: every jwtk-only accept counts as failed; the
-  rule only says which known finding it is (see the fixtures).
+  rule only says which known finding it is (see the fixtures);
+- `deliberate` rules name a jwtk-only accept that is jwt-kernel's documented
+  choice (a row of docs/DIFFERENCES.md with its reason): the case passes.
 Anything else is unexplained, and fails the run."""
 from dataclasses import dataclass
 from typing import Callable
@@ -45,7 +47,7 @@ class Outcome:
 @dataclass
 class Rule:
     id: str
-    kind: str                                  # "jwtk-stricter", "oracle-stricter" or "finding"
+    kind: str                                  # "jwtk-stricter", "oracle-stricter", "finding" or "deliberate"
     summary: str
     fact: Callable[[Outcome], bool]
     jwtk_codes: tuple[str, ...] = ()           # jwtk-stricter: the codes that explain it
@@ -53,7 +55,7 @@ class Rule:
     oracle_errors: tuple[str, ...] = ()
 
     def explains(self, o: Outcome) -> bool:
-        if self.kind == "finding":
+        if self.kind in ("finding", "deliberate"):
             return o.jwtk_only_accept and self.fact(o)
         if self.kind == "jwtk-stricter":
             return (not o.jwtk.valid and o.jwtk.error in self.jwtk_codes
@@ -115,6 +117,13 @@ def _rfc9864_name(o: Outcome) -> bool:
     return o.facts.h.get("alg") in ("Ed25519", "Ed448") or _declared_alg(o) in ("Ed25519", "Ed448")
 
 
+def _kid_no_key_has_but_a_kidless_key(o: Outcome) -> bool:
+    """The token names a kid no trusted key has, and a trusted key has no kid (a candidate for it)."""
+    kid = o.facts.h.get("kid")
+    kids = [k.kid for k in o.policy.keys]
+    return isinstance(kid, str) and kid not in kids and None in kids
+
+
 def _b64_false(o: Outcome) -> bool:
     return "b64" in o.facts.h and o.facts.h["b64"] is not True
 
@@ -130,6 +139,10 @@ RULES: list[Rule] = [
          "jwtk accepts EdDSA/Ed25519/Ed448 interchangeably even when the JWK declares one of them in \"alg\"; "
          "joserfc refuses the key for the other name and PyJWT allows only the declared one",
          _eddsa_alias),
+    Rule("D1-kidless-key-candidate", "deliberate",
+         "a key without kid verifies a token whose kid no key has (NGINX Plus and Envoy do the same; the key's own "
+         "type and alg still pin the algorithm); PyJWT and joserfc find no key for the kid",
+         _kid_no_key_has_but_a_kidless_key),
     Rule("S1-size-limit", "jwtk-stricter",
          "token longer than jwtk's 16 KiB limit: jwtk says too_large, the oracles have no (or a larger) limit",
          lambda o: len(o.facts.token) > 16 * 1024, jwtk_codes=("too_large",)),
@@ -179,7 +192,8 @@ RULES: list[Rule] = [
          "nonce/azp that is not a string: jwtk type-checks the OpenID Connect claims it knows, the oracles do not",
          _oidc_claim_type, jwtk_codes=("bad_claim_type",)),
     Rule("S16-pyjwt-truncates-time", "jwtk-stricter",
-         "fractional exp/nbf/iat near a boundary: PyJWT compares int(value), jwtk and joserfc the exact number",
+         "fractional exp/nbf/iat near a boundary: jwtk rounds the fraction toward refusal against its whole-second "
+         "now (exp from its floor, nbf/iat from their ceiling), PyJWT compares int(value), joserfc the exact number",
          _fractional_time, jwtk_codes=("expired", "not_yet_valid", "issued_in_future")),
     Rule("O1-pyjwt-truncates-time", "oracle-stricter",
          "fractional exp/nbf/iat near a boundary: PyJWT compares int(value), jwtk and joserfc the exact number",
@@ -208,6 +222,10 @@ def classify(o: Outcome) -> str | None:
     return UNEXPLAINED_JWTK_ONLY if o.jwtk_only_accept else UNEXPLAINED
 
 
+DELIBERATE = {rule.id for rule in RULES if rule.kind == "deliberate"}
+
+
 def is_failure(o: Outcome, label: str | None) -> bool:
-    """Failed: any jwtk-only accept (explained by a finding or not), any unexplained disagreement."""
-    return label is not None and (o.jwtk_only_accept or label == UNEXPLAINED)
+    """Failed: any jwtk-only accept (explained by a finding or not, unless a deliberate rule names it), any
+    unexplained disagreement."""
+    return label is not None and label not in DELIBERATE and (o.jwtk_only_accept or label == UNEXPLAINED)

@@ -110,6 +110,8 @@ int jwtk_version_number(void);
 #define JWTK_KEYS_UNAVAILABLE     19   /* no keys could ever be loaded for the token's issuer: HTTP 503 */
 #define JWTK_CLAIM_REQUIREMENT_FAILED 20 /* a "claims" requirement does not hold (claim absent, wrong type or
                                            value): HTTP 403, bearer error "insufficient_scope" */
+#define JWTK_DECRYPTION_FAILED    21   /* after 0.1.0: an encrypted token (JWE) does not decrypt; one code for
+                                          every such failure (no padding oracle) */
 
 /* Key errors (the core's KeyErrorCode.number), from jwtk_keystore_load_jwks. HTTP 500. */
 #define JWTK_MALFORMED_KEY        101
@@ -193,8 +195,11 @@ void jwtk_keystore_free(jwtk_keystore *ks);
 
 /* Replaces the keys of `issuer` (exact iss, 1-4096 bytes of UTF-8; NULL, 0: keys for tokens of any issuer) with the
  * key set in `jwks`: a JWKS ({"keys":[...]}), a single JWK, a {kid: PEM} certificate map, or (after 0.1.0) one PEM
- * public key or certificate (no kid: it verifies tokens without one), told apart as the jwtk CLI's --jwks does.
- * Keys the kernel refuses (weak, malformed, wrong use, ...) are skipped and the rest load: JWTK_OK.
+ * public key or certificate, told apart as the jwtk CLI's --jwks does. A key without kid (a PEM key, a JWK
+ * without one) verifies tokens whose kid no key has and tokens without kid, for what its own type and alg
+ * allow (at most 4 such keys tried per token). Keys the kernel refuses (weak, malformed, wrong use, an
+ * Ed25519 key of small order, an x5c certificate holding another key than the JWK's, an HMAC secret
+ * shorter than its hash output, ...) are skipped and the rest load: JWTK_OK.
  * If the document is not a key set, or none of its keys is usable, the old keys stay and the key
  * error code is returned (JWTK_NOT_A_KEY_SET, JWTK_WEAK_KEY, ...): a failed refresh never removes keys.
  * Which keys verify a token: those of the token's iss if any were loaded for it, otherwise the
@@ -215,6 +220,26 @@ int  jwtk_keystore_load_jwks_ex(jwtk_keystore *ks, const char *issuer, size_t is
  * the same key twice counts once. `ctx` may be NULL, as in jwtk_keystore_load_jwks_ex. */
 int  jwtk_keystore_load_jwks_many(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
                                   const jwtk_str *docs, size_t n, jwtk_ctx *ctx);
+/* Flags of jwtk_keystore_load_jwks_flags (appended after 0.1.0). */
+#define JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS 0x1u   /* load an HMAC secret shorter than its hash output (RFC 7518
+                                                     section 3.2 refuses it; NGINX Plus loads it): it verifies every
+                                                     HMAC alg (or its declared one), and jwtk_ctx_errmsg has one
+                                                     warning per such key, naming it and the rule */
+#define JWTK_LOAD_KNOWN_FLAGS              0x1u
+/* jwtk_keystore_load_jwks_many with `flags` (JWTK_LOAD_*; 0: the same as _many; unknown bits: JWTK_E_RANGE,
+ * nothing loaded). Appended after 0.1.0. Without JWTK_LOAD_ALLOW_SHORT_HMAC_SECRETS a short secret is refused
+ * (JWTK_WEAK_KEY among the refused), as by every other load function. */
+int  jwtk_keystore_load_jwks_flags(jwtk_keystore *ks, const char *issuer, size_t issuer_len,
+                                   const jwtk_str *docs, size_t n, unsigned int flags, jwtk_ctx *ctx);
+/* After 0.1.0. Encrypted and nested tokens (JWE, docs/JWE.md): replaces the keystore's decryption keys (one set
+ * per keystore: decryption is by recipient, not by issuer) with the private keys in `doc`: a JWKS, a single JWK
+ * (with "d" for RSA, EC and X25519; "k" for oct), or one unencrypted PEM private key. Keys meant for
+ * signatures ("use": "sig", a JWS "alg", "key_ops" without "decrypt"/"unwrapKey"), public keys, RSA under 2048
+ * bits, "alg": "RSA1_5" or "PBES2-*" are refused (listed in jwtk_ctx_errmsg by kid) and the rest load: JWTK_OK.
+ * No usable key: the old keys stay and the key error is returned. Decryption keys never verify a signature and
+ * verification keys (jwtk_keystore_load_jwks) never decrypt. Used by verifiers with "token_type" "nested" or
+ * "encrypted"; until a load succeeds their tokens are JWTK_KEYS_UNAVAILABLE. `ctx` may be NULL. Thread-safe. */
+int  jwtk_keystore_load_decryption_keys(jwtk_keystore *ks, const char *doc, size_t doc_len, jwtk_ctx *ctx);
 /* Pull mode: starts the keystore's one refresher thread (idempotent; JWTK_OK also when no verifier
  * registered a remote source yet: sources registered later are fetched at once). The thread fetches
  * every remote issuer now, then refreshes ahead of expiry (Cache-Control max-age clamped to
@@ -260,12 +285,15 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "max_token_size": 16384           bytes, 1 .. 1073741824
  *   "provider": "apple"               preset (the one table of every surface: CLI, issuer files,
  *                                     Swift): apple, google, facebook, line (issuers, algorithms,
- *                                     required claims; give "audiences"), firebase (give
- *                                     "project_id"), microsoft (give "tenant_id" and "audiences");
- *                                     explicit keys above override the preset's values; a preset
- *                                     with no (or an empty) audience is JWTK_E_CONFIG: it would
- *                                     admit the provider's tokens for every application;
- *                                     "project_id"/"tenant_id" with another provider are JWTK_E_CONFIG
+ *                                     required claims; give "audiences"), firebase (give "project_id"
+ *                                     or "audiences"), microsoft (give "tenant" and "audiences");
+ *                                     the checks above override the preset's values, "algorithms"
+ *                                     narrows its algorithms, "issuers" beside it is JWTK_E_CONFIG;
+ *                                     a preset with no (or an empty) audience is JWTK_E_CONFIG: it
+ *                                     would admit the provider's tokens for every application;
+ *                                     "project_id"/"tenant" with another provider are JWTK_E_CONFIG.
+ *                                     Aliases: "tenant_id" for "tenant", "issuer": "x" for
+ *                                     "issuers": ["x"] (the issuer file's schema is this one)
  *   "channel_secret": "..."           provider line only: LINE web login's channel secret (its UTF-8
  *                                     bytes, at least 32), for HS256 ID tokens (no kid); merged into
  *                                     the keys loaded or fetched for LINE's issuer (push: load LINE's
@@ -273,6 +301,14 @@ int  jwtk_keystore_start(jwtk_keystore *ks);
  *   "cache": true | false | {"capacity": 16384, "max_token_size": 4096, "shards": 16}
  *                                     verified-token cache (default false)
  *   "batch_threads": 2                jwtk_verify_batch width (default: online CPUs; 1: no threads)
+ *   "token_type": "signed"            after 0.1.0; NGINX Plus's auth_jwt_type: "signed" (a JWS, the default),
+ *                                     "nested" (a JWS inside a JWE with cty "JWT": decrypted with the keystore's
+ *                                     decryption keys, then the inner JWS verified exactly as a signed one;
+ *                                     jwtk_claims and jwtk_claim report the inner token, its payload {NULL, 0}),
+ *                                     or "encrypted" (the claims themselves encrypted: decrypted, then this
+ *                                     policy's claim checks; jwtk_claims.alg is the JWE "alg", kid, typ and
+ *                                     payload are {NULL, 0}). Any decryption failure is JWTK_DECRYPTION_FAILED;
+ *                                     RSA1_5, zip, PBES2 and crit are refused (docs/JWE.md)
  * Pull mode (see jwtk_keystore_start); registers a remote source in `ks` for the verifier's issuers:
  *   "jwks_url": "https://..."         a JWKS or Google/Firebase {kid: PEM} map; http:// only to
  *                                     127.0.0.0/8, ::1 or localhost. Needs "issuers" (or a provider):
@@ -333,15 +369,18 @@ typedef struct jwtk_claims {
     jwtk_str sub;
     jwtk_str aud;           /* the string, or the JSON array text (JWTK_CLAIMS_AUD_ARRAY) */
     jwtk_str jti;
-    jwtk_str payload;       /* the base64url payload segment: points into the caller's token */
+    jwtk_str payload;       /* the base64url payload segment: points into the caller's token ({NULL, 0} for a JWE) */
     jwtk_str claims_json;   /* the decoded claims JSON exactly as signed */
-    int64_t  exp;           /* NumericDate seconds, rounded down, clamped to int64; 0 when absent */
+    int64_t  exp;           /* NumericDate seconds, rounded down exactly from the token's digits (a fraction is
+                               allowed; jwtk_claim gives the text as written), clamped to int64; 0 when absent */
     int64_t  nbf;
     int64_t  iat;
 } jwtk_claims;
 
 /* Verifies one compact JWT of `len` bytes (no NUL needed) against `v`'s policy and its keystore's
- * current keys, at time `now` (Unix seconds; 0: the system clock; negative: JWTK_E_RANGE).
+ * current keys, at time `now` (Unix seconds; 0: the system clock; negative: JWTK_E_RANGE). `now` stands
+ * for any instant of its second, so a NumericDate with a fraction compares toward refusal: exp from its
+ * floor (exp 100.5 is expired at now 100), nbf and iat from their ceiling (nbf 100.5 is not yet valid at 100).
  * Returns JWTK_OK or the token error; on JWTK_OK fills `out` (may be NULL when only the verdict is
  * wanted) and remembers the claims for jwtk_claim; on failure zeroes `out` after struct_size and
  * puts the detail in jwtk_ctx_errmsg. Pointers in `out` are valid until the next call with `ctx`.
@@ -472,6 +511,18 @@ int  jwtk_bearer_token(const char *value, size_t len, jwtk_str *token);
  * cap is 0 (to measure). JWTK_E_NULL if out_len is NULL, or realm/scope NULL with a length > 0. */
 int  jwtk_challenge(int status, const char *realm, size_t realm_len, const char *scope, size_t scope_len,
                     char *buf, size_t cap, size_t *out_len);
+
+/* The claim requirements of `v` (its config's "claims"; every other member of its policy is ignored here)
+ * checked against the token last verified successfully on `ctx`, by whichever verifier, without verifying it
+ * again (appended after 0.1.0). For hosts whose authorization runs as a step of its own after authentication,
+ * as Apache httpd's `Require` lines do: each line is a verifier built from {"claims": [...]} and checked
+ * against the one verification. JWTK_OK when every requirement holds (a verifier without requirements: always);
+ * JWTK_CLAIM_REQUIREMENT_FAILED for the first that does not (HTTP 403, "insufficient_scope"; which requirement
+ * and how, never a value, in jwtk_ctx_errmsg), checked in order exactly as jwtk_verify checks them;
+ * JWTK_E_NO_TOKEN when the last jwtk_verify on ctx did not succeed (or none ran). Counts nothing in
+ * jwtk_stats. The ctx's claim values (jwtk_claims fields, jwtk_claim and jwtk_claim_at results) stay valid.
+ * Thread-safe on `v`; one thread at a time per ctx. Allocates nothing. */
+int  jwtk_check_claims(const jwtk_verifier *v, jwtk_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* Internal helpers of the C library, not installed: relaxed atomic counters, an atomic generation
- * number and the version string, as static inline functions so nothing is exported. */
+/* Internal helpers of the C library, not installed: the version string and the start lock, as static
+ * inline functions and a static so nothing is exported. (Atomics are Swift's Synchronization.Atomic.) */
 #ifndef JWTK_SUPPORT_H
 #define JWTK_SUPPORT_H
 #include <stdint.h>
@@ -11,31 +11,6 @@
  * header of its own: clang's module cache does not notice a new file in an umbrella directory, so
  * incremental builds would not see it.) */
 static inline const char *jwtk_support_version(void) { return JWTK_VERSION; }
-
-static inline void jwtk_support_add(uint64_t *counter, uint64_t value) {
-    __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t jwtk_support_fetch_add(uint64_t *counter, uint64_t value) {
-    return __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
-}
-
-static inline uint64_t jwtk_support_load(const uint64_t *counter) {
-    return __atomic_load_n(counter, __ATOMIC_RELAXED);
-}
-
-/* Publication order: a reader that sees the new generation also sees what was stored before it. */
-static inline void jwtk_support_store_release(uint64_t *word, uint64_t value) {
-    __atomic_store_n(word, value, __ATOMIC_RELEASE);
-}
-
-static inline uint64_t jwtk_support_load_acquire(const uint64_t *word) {
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
-}
-
-static inline void jwtk_support_store_relaxed(uint64_t *word, uint64_t value) {
-    __atomic_store_n(word, value, __ATOMIC_RELAXED);
-}
 
 /* The process-wide lock of jwtk_keystore_start: a plain pthread mutex, statically initialized (no lazy
  * initialization of its own), so two threads never race through a start at once. Why: in a forked child the

@@ -6,19 +6,20 @@ import Glibc
 
 /// A `ClaimsPolicy` turned into bytes once, so each check on the hot path is
 /// a comparison against prepared data rather than a String conversion.
-struct CompiledPolicy: Sendable {
+@_spi(Internals)
+public struct CompiledPolicy: Sendable {
     let algorithms: AlgorithmSet
     let issuers: [[UInt8]]
     let audiences: [[UInt8]]
     /// `!audiences.isEmpty || policy.audienceRequired`: an empty list with a required audience admits nothing.
     let checksAudience: Bool
-    let leeway: Double
+    let leeway: Int64
     let requireExpiration: Bool
     let rejectIssuedInFuture: Bool
-    let maxAge: Double?
-    let requiredClaims: [[UInt8]]
+    let maxAge: Int64?
+    public let requiredClaims: [[UInt8]]
     /// `requiredClaims` as name keys, matched against each member's key.
-    let requiredKeys: [JSONNameKey]
+    public let requiredKeys: [JSONNameKey]
     /// Lower-cased, without an `application/` prefix (RFC 7515 §4.1.9).
     let expectedType: [UInt8]?
     let expectedNonce: [UInt8]?
@@ -48,10 +49,10 @@ struct CompiledPolicy: Sendable {
         issuers = p.issuers.map { Array($0.utf8) }
         audiences = p.audiences.map { Array($0.utf8) }
         checksAudience = !p.audiences.isEmpty || p.audienceRequired
-        leeway = Double(max(0, p.leeway))
+        leeway = max(0, p.leeway)
         requireExpiration = p.requireExpiration
         rejectIssuedInFuture = p.rejectIssuedInFuture
-        maxAge = p.maxAge.map(Double.init)
+        maxAge = p.maxAge
         requiredClaims = p.requiredClaims.map { Array($0.utf8) }
         requiredKeys = requiredClaims.map { JSONNameKey(bytes: $0) }
         expectedType = p.expectedType.map { Self.normalizedMediaType(Array($0.utf8)) }
@@ -92,7 +93,7 @@ struct CompiledPolicy: Sendable {
     }
 
     /// Claims against the policy at time `now`: time first, then identity claims.
-    func check(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, now: Int64) throws(JWTError) {
+    public func check(_ c: RegisteredClaims, in claims: UnsafeRawBufferPointer, now: Int64) throws(JWTError) {
         try checkTimes(c, now: now)
         try checkIdentity(c, in: claims)
     }
@@ -118,23 +119,28 @@ struct CompiledPolicy: Sendable {
 
     /// The time-dependent checks, which a cached verification must repeat on every hit.
     /// Inlined so a hit reads the three dates in place instead of copying the whole claims record.
+    /// Whole seconds, exactly; a date's fraction rounds toward refusal (`NumericDateBounds`).
     @inline(__always)
-    func checkTimes(_ c: RegisteredClaims, now: Int64) throws(JWTError) {
-        let t = Double(now)
-        if let exp = c.exp {
-            guard t < exp + leeway else { throw JWTError(.expired, "token has expired (exp)") }
+    func checkTimes(_ c: RegisteredClaims, now t: Int64) throws(JWTError) {
+        if c.exp != nil {
+            guard t < c.expSeconds.floor.clampedAdding(leeway) else {
+                throw JWTError(.expired, "token has expired (exp)")
+            }
         } else if requireExpiration {
             throw JWTError(.missingClaim, "exp is required")
         }
-        if let nbf = c.nbf, t + leeway < nbf {
+        if c.nbf != nil, t.clampedAdding(leeway) < c.nbfSeconds.ceiling {
             throw JWTError(.notYetValid, "token is not valid yet (nbf)")
         }
-        if rejectIssuedInFuture, let iat = c.iat, t + leeway < iat {
+        if rejectIssuedInFuture, c.iat != nil, t.clampedAdding(leeway) < c.iatSeconds.ceiling {
             throw JWTError(.issuedInFuture, "token was issued in the future (iat)")
         }
         if let maxAge {
-            guard let iat = c.iat else { throw JWTError(.missingClaim, "iat is required for a maximum age") }
-            guard t - iat <= maxAge + leeway else { throw JWTError(.expired, "token is older than the maximum age") }
+            guard c.iat != nil else { throw JWTError(.missingClaim, "iat is required for a maximum age") }
+            // now - iat <= maxAge + leeway, written so no term overflows: iat is clamped to Int64.
+            guard t <= c.iatSeconds.floor.clampedAdding(maxAge.clampedAdding(leeway)) else {
+                throw JWTError(.expired, "token is older than the maximum age")
+            }
         }
     }
 

@@ -9,17 +9,17 @@ import Glibc
 /// requirements spent about 1,100 instructions on retains and releases of the copies).
 // Safety: @unchecked because of the raw pointers: the memory is written once in init, only read after,
 // and freed in deinit, when no verification can hold the object.
-final class CompiledRequirements: @unchecked Sendable {
+@_spi(Internals) public final class CompiledRequirements: @unchecked Sendable {
     /// In the policy's order.
     let all: UnsafeBufferPointer<CompiledRequirement>
     /// A bit per requirement's head key (`filterBit`): one test skips a member no requirement names.
     let filter: UInt64
     private let owned: [UnsafeMutableRawPointer]
 
-    var isEmpty: Bool { all.isEmpty }
+    @_spi(Internals) public var isEmpty: Bool { all.isEmpty }
     var count: Int { all.count }
 
-    init(_ requirements: [ClaimRequirement]) {
+    @_spi(Internals) public init(_ requirements: [ClaimRequirement]) {
         var owned: [UnsafeMutableRawPointer] = []
         func copy(_ bytes: [UInt8]) -> UnsafeRawBufferPointer {
             // At least one byte, so even an empty string has a base address.
@@ -94,7 +94,7 @@ final class CompiledRequirements: @unchecked Sendable {
     /// `MultiIssuerVerifier`): one walk over the claims finds each requirement's top-level member
     /// (stopping once all are found), then each is checked as above. Every failure is the same code: the
     /// message says which way it failed (absent, wrong type, other value), never with token bytes.
-    func checkAll(_ claims: UnsafeRawBufferPointer) throws(JWTError) {
+    @_spi(Internals) public func checkAll(_ claims: UnsafeRawBufferPointer) throws(JWTError) {
         guard let root = JSONPointer.root(of: claims), root.kind == .object else {
             throw JWTError(.claimRequirementFailed, "a claim a requirement names is absent")
         }

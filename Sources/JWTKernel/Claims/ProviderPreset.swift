@@ -50,17 +50,17 @@ public struct ProviderPreset: Sendable {
         return copy
     }
 
-    /// Sign in with Apple. `audience`: bundle ID or Services ID.
-    public static func apple(audience: [String], nonce: String? = nil) -> ProviderPreset {
+    /// Sign in with Apple. `audiences`: bundle ID or Services ID.
+    public static func apple(audiences: [String], nonce: String? = nil) -> ProviderPreset {
         ProviderPreset(
-            provider: "apple", issuers: ["https://appleid.apple.com"], policy: .apple(audience: audience, nonce: nonce),
+            provider: "apple", issuers: ["https://appleid.apple.com"], policy: .apple(audiences: audiences, nonce: nonce),
             keyURL: "https://appleid.apple.com/auth/keys",
             checks: ["aud = bundle/Services ID", "sub, iat present", "nonce (SHA-256 of the app's raw nonce) if given"])
     }
 
     /// Google Sign-In; both issuer spellings route to the same keys.
-    public static func google(clientIDs: [String], nonce: String? = nil) -> ProviderPreset {
-        let policy = ClaimsPolicy.google(clientIDs: clientIDs, nonce: nonce)
+    public static func google(audiences: [String], nonce: String? = nil) -> ProviderPreset {
+        let policy = ClaimsPolicy.google(audiences: audiences, nonce: nonce)
         return ProviderPreset(
             provider: "google", issuers: policy.issuers, policy: policy,
             keyURL: "https://www.googleapis.com/oauth2/v3/certs",
@@ -78,8 +78,8 @@ public struct ProviderPreset: Sendable {
     }
 
     /// Facebook Limited Login; both issuer spellings seen in the wild.
-    public static func facebook(appIDs: [String], nonce: String? = nil) -> ProviderPreset {
-        let policy = ClaimsPolicy.facebook(appIDs: appIDs, nonce: nonce)
+    public static func facebook(audiences: [String], nonce: String? = nil) -> ProviderPreset {
+        let policy = ClaimsPolicy.facebook(audiences: audiences, nonce: nonce)
         return ProviderPreset(
             provider: "facebook", issuers: policy.issuers, policy: policy,
             keyURL: "https://limited.facebook.com/.well-known/oauth/openid/jwks/",
@@ -92,7 +92,7 @@ public struct ProviderPreset: Sendable {
     public static func line(
         channelID: String, channelSecret: String? = nil, nonce: String? = nil
     ) throws(KeyError) -> ProviderPreset {
-        var policy = ClaimsPolicy.line(channelIDs: [channelID], nonce: nonce)
+        var policy = ClaimsPolicy.line(audiences: [channelID], nonce: nonce)
         var local: JWKSet?
         if let channelSecret {
             local = JWKSet(keys: [try VerificationKey(hmacSecret: Array(channelSecret.utf8), algorithm: .hs256)])
@@ -109,8 +109,8 @@ public struct ProviderPreset: Sendable {
     }
 
     /// Microsoft identity platform, one tenant: its v2.0 and v1 issuers.
-    public static func microsoft(tenantID: String, clientIDs: [String]) -> ProviderPreset {
-        let policy = ClaimsPolicy.microsoft(tenantID: tenantID, clientIDs: clientIDs)
+    public static func microsoft(tenantID: String, audiences: [String]) -> ProviderPreset {
+        let policy = ClaimsPolicy.microsoft(tenantID: tenantID, audiences: audiences)
         return ProviderPreset(
             provider: "microsoft", issuers: policy.issuers, policy: policy,
             keyURL: "https://login.microsoftonline.com/\(tenantID)/discovery/v2.0/keys",
@@ -119,8 +119,8 @@ public struct ProviderPreset: Sendable {
 
     /// Microsoft identity platform, multi-tenant apps: the issuer is a template
     /// whose `{tenantid}` must equal the token's own `tid` claim.
-    public static func microsoftMultiTenant(clientIDs: [String]) -> ProviderPreset {
-        var policy = ClaimsPolicy.microsoft(tenantID: IssuerConfiguration.tenantPlaceholder, clientIDs: clientIDs)
+    public static func microsoftMultiTenant(audiences: [String]) -> ProviderPreset {
+        var policy = ClaimsPolicy.microsoft(tenantID: IssuerConfiguration.tenantPlaceholder, audiences: audiences)
         let templates = policy.issuers
         policy.issuers = []
         policy.requiredClaims.append("tid")

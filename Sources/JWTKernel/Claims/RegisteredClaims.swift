@@ -14,10 +14,16 @@ public struct RegisteredClaims: Sendable {
     public var exp: Double?
     public var nbf: Double?
     public var iat: Double?
+    /// The three dates in whole seconds, exactly (meaningful when the date is present): what the time
+    /// checks compare, rounding a fraction toward refusal (`NumericDateBounds`).
+    public var expSeconds = NumericDateBounds.zero
+    public var nbfSeconds = NumericDateBounds.zero
+    public var iatSeconds = NumericDateBounds.zero
     /// Bit i set when `CompiledPolicy.requiredClaims[i]` is present.
     var requiredPresent: UInt64 = 0
 
-    static func read(
+    @_spi(Internals)
+    public static func read(
         _ claims: UnsafeRawBufferPointer, required: [JSONNameKey], requiredNames: [[UInt8]]
     ) throws(JWTError) -> RegisteredClaims {
         // `recording: nil` folds the requirement test out of this copy of the member loop: a policy without
@@ -53,9 +59,9 @@ public struct RegisteredClaims: Sendable {
                 requirements.recordHead(name, key, value, bytes, heads)
             }
             switch key.value {
-            case JSONNameKey.exp: c.exp = try numericDate(value, bytes, "exp is not a number")
-            case JSONNameKey.nbf: c.nbf = try numericDate(value, bytes, "nbf is not a number")
-            case JSONNameKey.iat: c.iat = try numericDate(value, bytes, "iat is not a number")
+            case JSONNameKey.exp: (c.exp, c.expSeconds) = try numericDate(value, bytes, "exp is not a number")
+            case JSONNameKey.nbf: (c.nbf, c.nbfSeconds) = try numericDate(value, bytes, "nbf is not a number")
+            case JSONNameKey.iat: (c.iat, c.iatSeconds) = try numericDate(value, bytes, "iat is not a number")
             case JSONNameKey.iss: c.iss = try string(value, "iss is not a string")
             case JSONNameKey.sub: c.sub = try string(value, "sub is not a string")
             case JSONNameKey.aud: c.aud = try audience(value, claims)
@@ -71,12 +77,12 @@ public struct RegisteredClaims: Sendable {
     @inline(__always)
     private static func numericDate(
         _ v: JSONSpan, _ bytes: UnsafePointer<UInt8>, _ why: StaticString
-    ) throws(JWTError) -> Double {
+    ) throws(JWTError) -> (Double, NumericDateBounds) {
         guard v.kind == .number else { throw JWTError(.badClaimType, why) }
-        let value = JSONNumber.double(v, in: bytes)
+        let (value, bounds) = JSONNumber.date(v, in: bytes)
         // 1e400 parses as infinity: a date that never comes is not a NumericDate.
         guard value.isFinite else { throw JWTError(.badClaimType, "NumericDate is out of range") }
-        return value
+        return (value, bounds)
     }
 
     private static func string(_ v: JSONSpan, _ why: StaticString) throws(JWTError) -> JSONSpan {

@@ -9,7 +9,8 @@ internal import COpenSSL
 /// (owned by `ThreadScratch`). Entries hold a strong reference to their key,
 /// so an entry can never outlive the `EVP_PKEY` it was built for (`OpenSSLPublicKey` frees it only when the last reference goes); the cache
 /// is bounded (1,024 entries) and evicts round-robin within a set, so retired keys are released eventually.
-final class PKeyContextCache {
+@_spi(Internals)
+public final class PKeyContextCache {
     private struct Entry {
         let key: OpenSSLPublicKey
         let alg: JWTAlgorithm
@@ -28,7 +29,7 @@ final class PKeyContextCache {
     /// Next way to evict, per set (round-robin).
     private var victims: [UInt8]
 
-    init() {
+    public init() {
         slots = Array(repeating: nil, count: Self.capacity)
         victims = Array(repeating: 0, count: Self.sets)
     }

@@ -3,8 +3,9 @@ internal import COpenSSL
 /// The cryptographic step: does `signature` over `signingInput` verify under
 /// `key` with `alg`? The caller has already established that `key` may
 /// verify `alg`; lengths are checked here, before OpenSSL sees anything.
-enum SignatureCheck {
-    static func verify(
+@_spi(Internals)
+public enum SignatureCheck {
+    public static func verify(
         _ alg: JWTAlgorithm, key: VerificationKey,
         signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
         contexts: PKeyContextCache

@@ -33,13 +33,16 @@ public struct JWTErrorCode: Hashable, Sendable, CustomStringConvertible {
     public static let keysUnavailable = JWTErrorCode(19)
     /// A `ClaimRequirement` of the policy does not hold (HTTP 403, RFC 6750 `insufficient_scope`).
     public static let claimRequirementFailed = JWTErrorCode(20)
+    /// A JWE did not decrypt: no key unwrapped its content key, or its tag does not verify. One code, one
+    /// detail for every such failure, so that no answer tells an attacker which step failed (no padding oracle).
+    public static let decryptionFailed = JWTErrorCode(21)
 
     /// Index `number - 1`; append only.
     private static let names: [StaticString] = [
         "malformed", "too_large", "unsupported_alg", "alg_not_allowed", "unknown_kid", "key_alg_mismatch",
         "bad_signature", "expired", "not_yet_valid", "bad_issuer", "bad_audience", "missing_claim",
         "bad_claim_type", "crit_unsupported", "bad_typ", "bad_nonce", "issued_in_future", "unknown_issuer",
-        "keys_unavailable", "claim_requirement_failed",
+        "keys_unavailable", "claim_requirement_failed", "decryption_failed",
     ]
 
     /// Every code, in number order.

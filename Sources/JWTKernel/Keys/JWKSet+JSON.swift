@@ -8,7 +8,13 @@ extension JWKSet {
     /// setting for algorithm confusion, so by default the secrets are refused
     /// and the public keys kept. `allowMixedKeyTypes` keeps both, for a
     /// locally configured file: every key stays bound to its algorithm family.
-    public init(json: some Collection<UInt8>, allowMixedKeyTypes: Bool = false) throws(KeyError) {
+    ///
+    /// An HMAC secret shorter than its hash output (RFC 7518 §3.2) is refused unless
+    /// `allowShortHMACSecrets` (NGINX Plus and kjdev/nginx-auth-jwt load them); then it loads and
+    /// `warnings` names it and the rule.
+    public init(
+        json: some Collection<UInt8>, allowMixedKeyTypes: Bool = false, allowShortHMACSecrets: Bool = false
+    ) throws(KeyError) {
         let document: JSONValue
         do { document = try JSONValue.parse(json) } catch {
             throw KeyError(.notAKeySet, "not valid JSON: \(error.message(locatedIn: json))")
@@ -24,12 +30,14 @@ extension JWKSet {
             guard let entries = list.arrayValue else { throw KeyError(.notAKeySet, "\"keys\" is not an array") }
             publishesPublicKeys = entries.contains { $0["kty"]?.stringValue != "oct" }
             for (i, entry) in entries.enumerated() {
-                do { loaded.append(try VerificationKey(jwk: entry)) } catch {
+                do {
+                    loaded.append(try VerificationKey(jwk: entry, allowShortHMACSecrets: allowShortHMACSecrets))
+                } catch {
                     rejected.append(error.naming(error.kid ?? "#\(i)"))
                 }
             }
         } else if document["kty"] != nil {
-            loaded.append(try VerificationKey(jwk: document))
+            loaded.append(try VerificationKey(jwk: document, allowShortHMACSecrets: allowShortHMACSecrets))
         } else if !members.isEmpty,
             // A value may start with whitespace, a byte order mark or other text before its PEM boundary.
             members.allSatisfy({ $0.value.stringValue.map { PEMText.isPEM($0.utf8) } == true })

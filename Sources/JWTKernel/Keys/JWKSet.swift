@@ -37,6 +37,19 @@ public struct JWKSet: Sendable {
         self.rejected = rejected
     }
 
+    /// One warning per key that loaded against an RFC rule because the load allowed it: an HMAC secret
+    /// shorter than its hash output (RFC 7518 §3.2, `allowShortHMACSecrets`). Named by `kid`, or by
+    /// `#index` in `keys` without one; code `weak_key`. Empty unless a load allowed such a key.
+    public var warnings: [KeyError] {
+        keys.enumerated().compactMap { (i, key) -> KeyError? in
+            guard let alg = key.shortSecretShortfall, case .oct(let n) = key.type else { return nil }
+            return KeyError(
+                .weakKey, kid: key.kid ?? "#\(i)",
+                "HMAC secret of \(n) bytes is shorter than the \(alg.hashLength)-byte hash output of \(alg.rawValue) "
+                    + "(RFC 7518 section 3.2); loaded because short HMAC secrets are allowed")
+        }
+    }
+
     /// The keys of both sets, for verifiers that trust several sources.
     public func merging(_ other: JWKSet) -> JWKSet {
         JWKSet(keys: keys + other.keys, rejected: rejected + other.rejected)

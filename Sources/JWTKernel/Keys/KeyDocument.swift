@@ -24,10 +24,13 @@ public enum KeyDocument: Sendable, Equatable {
     }
 
     /// The document's keys: `JWKSet(json:)` for JSON, the one key for PEM.
-    public func keySet(allowMixedKeyTypes: Bool = false) throws(KeyError) -> JWKSet {
+    public func keySet(allowMixedKeyTypes: Bool = false, allowShortHMACSecrets: Bool = false) throws(KeyError) -> JWKSet
+    {
         switch self {
         case .pem(let text): return JWKSet(keys: [try VerificationKey(pem: text)])
-        case .json(let bytes): return try JWKSet(json: bytes, allowMixedKeyTypes: allowMixedKeyTypes)
+        case .json(let bytes):
+            return try JWKSet(
+                json: bytes, allowMixedKeyTypes: allowMixedKeyTypes, allowShortHMACSecrets: allowShortHMACSecrets)
         }
     }
 }

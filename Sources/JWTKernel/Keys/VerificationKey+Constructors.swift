@@ -1,12 +1,17 @@
 /// Keys that do not come from a JWK: HMAC secrets, PEM and DER public keys.
 extension VerificationKey {
     /// An HMAC secret. Refused when shorter than the hash output of every
-    /// algorithm it could be used with (RFC 7518 §3.2).
-    public convenience init(hmacSecret: [UInt8], kid: String? = nil, algorithm: JWTAlgorithm? = nil) throws(KeyError) {
+    /// algorithm it could be used with (RFC 7518 §3.2), unless `allowShortSecret`: then it verifies every
+    /// HMAC algorithm (or its declared one) whatever its length, and `isShortSecret` says so (the key
+    /// sets' `warnings`). An empty secret is refused always.
+    public convenience init(
+        hmacSecret: [UInt8], kid: String? = nil, algorithm: JWTAlgorithm? = nil, allowShortSecret: Bool = false
+    ) throws(KeyError) {
         let type = KeyType.oct(bytes: hmacSecret.count)
+        let possible = allowShortSecret && !hmacSecret.isEmpty ? AlgorithmSet.hmac : type.possibleAlgorithms
         // The precomputed states are built for what the type allows; the declared alg narrows `algorithms` further.
-        let secret = HMACSecret(hmacSecret, algorithms: type.possibleAlgorithms)
-        try self.init(kid: kid, type: type, declaredAlgorithm: algorithm, material: .secret(secret))
+        let secret = HMACSecret(hmacSecret, algorithms: possible)
+        try self.init(kid: kid, type: type, declaredAlgorithm: algorithm, material: .secret(secret), possible: possible)
     }
 
     /// A PEM `PUBLIC KEY` or `CERTIFICATE` (the Firebase / Google `{kid: PEM}` form): one block, after

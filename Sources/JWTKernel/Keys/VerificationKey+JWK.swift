@@ -1,36 +1,14 @@
 /// JSON Web Key import (RFC 7517, RFC 7518 §6, RFC 8037 §2).
 extension VerificationKey {
-    /// A single JWK. Private members (`d`, `p`, ...) are ignored: only the public part is used.
-    public convenience init(jwk: JSONValue) throws(KeyError) {
-        guard case .object = jwk else { throw KeyError(.malformed, "JWK is not a JSON object") }
-        let kid: String?
-        switch jwk["kid"] {
-        case nil: kid = nil
-        case .string(let s)?: kid = s
-        default: throw KeyError(.malformed, "\"kid\" is not a string")
-        }
-        func member(_ name: String) throws(KeyError) -> String? {
-            switch jwk[name] {
-            case nil: return nil
-            case .string(let s)?: return s
-            default: throw KeyError(.malformed, kid: kid, "\"\(name)\" is not a string")
-            }
-        }
-        func bytes(_ name: String) throws(KeyError) -> [UInt8]? {
-            guard let text = try member(name) else { return nil }
-            guard let decoded = Base64URL.decode(text) else {
-                throw KeyError(.malformed, kid: kid, "\"\(name)\" is not canonical base64url")
-            }
-            return decoded
-        }
-        func required(_ name: String) throws(KeyError) -> [UInt8] {
-            guard let value = try bytes(name) else { throw KeyError(.malformed, kid: kid, "missing \"\(name)\"") }
-            return value
-        }
+    /// A single JWK: a public key or an HMAC secret. A private key (`d`) is refused: it is a decryption key.
+    /// `allowShortHMACSecrets`: an `oct` key shorter than its hash output loads (see `init(hmacSecret:)`).
+    public convenience init(jwk: JSONValue, allowShortHMACSecrets: Bool = false) throws(KeyError) {
+        let members = try JWKMembers(jwk)
+        let kid = members.kid
 
-        guard let kty = try member("kty") else { throw KeyError(.malformed, kid: kid, "missing \"kty\"") }
+        guard let kty = try members.string("kty") else { throw KeyError(.malformed, kid: kid, "missing \"kty\"") }
         let algorithm: JWTAlgorithm?
-        if let name = try member("alg") {
+        if let name = try members.string("alg") {
             guard let alg = JWTAlgorithm(rawValue: name) else {
                 throw KeyError(.unsupportedType, kid: kid, "alg \"\(name)\" is not a JWS algorithm the kernel verifies")
             }
@@ -38,7 +16,11 @@ extension VerificationKey {
         } else {
             algorithm = nil
         }
-        if let use = try member("use"), use != "sig" {
+        // A JWK with a private part is a decryption (or signing) key: it never verifies (`DecryptionKey` takes it).
+        if jwk["d"] != nil {
+            throw KeyError(.wrongUse, kid: kid, "JWK holds a private key (\"d\"): publish its public part to verify")
+        }
+        if let use = try members.string("use"), use != "sig" {
             throw KeyError(.wrongUse, kid: kid, "\"use\" is \"\(use)\", not \"sig\"")
         }
         if let ops = jwk["key_ops"] {
@@ -52,7 +34,9 @@ extension VerificationKey {
 
         switch kty {
         case "oct":
-            try self.init(hmacSecret: try required("k"), kid: kid, algorithm: algorithm)
+            try self.init(
+                hmacSecret: try members.required("k"), kid: kid, algorithm: algorithm,
+                allowShortSecret: allowShortHMACSecrets)
             return
         case "RSA", "EC", "OKP":
             break
@@ -61,29 +45,43 @@ extension VerificationKey {
         }
 
         let key: OpenSSLPublicKey
+        var fromCertificate = false
         do throws(KeyError) {
             if kty == "RSA", jwk["n"] != nil || jwk["x5c"] == nil {
-                key = try OpenSSLPublicKey.rsa(modulus: try required("n"), exponent: try required("e"))
+                key = try OpenSSLPublicKey.rsa(modulus: try members.required("n"), exponent: try members.required("e"))
             } else if kty == "EC", jwk["x"] != nil || jwk["x5c"] == nil {
-                guard let crvName = try member("crv") else { throw KeyError(.malformed, kid: kid, "missing \"crv\"") }
+                guard let crvName = try members.string("crv") else {
+                    throw KeyError(.malformed, kid: kid, "missing \"crv\"")
+                }
                 guard let curve = EllipticCurve(rawValue: crvName) else {
                     throw KeyError(.unsupportedType, kid: kid, "unsupported EC curve \"\(crvName)\"")
                 }
-                key = try OpenSSLPublicKey.ec(curve: curve, x: try required("x"), y: try required("y"))
+                key = try OpenSSLPublicKey.ec(curve: curve, x: try members.required("x"), y: try members.required("y"))
             } else if kty == "OKP" {
-                guard let crvName = try member("crv") else { throw KeyError(.malformed, kid: kid, "missing \"crv\"") }
+                guard let crvName = try members.string("crv") else {
+                    throw KeyError(.malformed, kid: kid, "missing \"crv\"")
+                }
                 guard let curve = EdwardsCurve(rawValue: crvName) else {
                     throw KeyError(.unsupportedType, kid: kid, "OKP curve \"\(crvName)\" is not a signature curve")
                 }
-                key = try OpenSSLPublicKey.okp(curve: curve, x: try required("x"))
+                key = try OpenSSLPublicKey.okp(curve: curve, x: try members.required("x"))
             } else {
                 key = try Self.leafCertificateKey(jwk["x5c"]!, kid: kid)
+                fromCertificate = true
+            }
+            // RFC 7517 §4.7: the first certificate's key MUST match the JWK's own members; a JWK that says
+            // two things is refused rather than trusted for either.
+            if !fromCertificate, let x5c = jwk["x5c"] {
+                guard try Self.leafCertificateKey(x5c, kid: kid).hasSameKey(as: key) else {
+                    throw KeyError(
+                        .invalidCertificate, kid: kid, "the \"x5c\" certificate's public key is not this JWK's key")
+                }
             }
         } catch {
             throw error.naming(kid)
         }
         try self.init(publicKey: key, kid: kid, algorithm: algorithm)
-        guard Self.matches(type, kty: kty, crv: try member("crv")) else {
+        guard Self.matches(type, kty: kty, crv: try members.string("crv")) else {
             throw KeyError(.algorithmMismatch, kid: kid, "the certificate's key is not of kty \(kty)")
         }
     }

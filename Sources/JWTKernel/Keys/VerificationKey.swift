@@ -9,7 +9,7 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
     public let algorithms: AlgorithmSet
 
     let material: Material
-    let kidBytes: [UInt8]
+    @_spi(Internals) public let kidBytes: [UInt8]
     let kidHash: UInt64
     /// The exact signature length this key's algorithms produce (0 for HMAC, whose tag length depends on the alg).
     let signatureLength: Int
@@ -17,12 +17,22 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
     /// The smallest RSA modulus accepted (RFC 7518 §3.3 requires 2048 bits).
     public static let minimumRSABits = 2048
 
-    init(kid: String?, type: KeyType, declaredAlgorithm: JWTAlgorithm?, material: Material) throws(KeyError) {
-        let algorithms = try Self.algorithms(for: type, declared: declaredAlgorithm, kid: kid)
+    /// `possible`: what the key could verify before its declared `alg` narrows it (nil: what its type allows).
+    init(
+        kid: String?, type: KeyType, declaredAlgorithm: JWTAlgorithm?, material: Material,
+        possible: AlgorithmSet? = nil
+    ) throws(KeyError) {
+        let algorithms = try Self.algorithms(
+            for: type, possible: possible ?? type.possibleAlgorithms, declared: declaredAlgorithm, kid: kid)
         if let key = material.publicKey, case .rsa = type, key.hasROCAFingerprint {
             throw KeyError(
                 .compromisedKey, kid: kid,
                 "RSA key has the ROCA fingerprint (CVE-2017-15361): its private key is recoverable")
+        }
+        if let key = material.publicKey, case .okp(.ed25519) = type, key.isSmallOrderEd25519 {
+            throw KeyError(
+                .weakKey, kid: kid,
+                "Ed25519 public key is a point of small order: anyone can sign for it (R = identity, S = 0)")
         }
         self.kid = kid
         self.type = type
@@ -36,9 +46,8 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
     /// The key's type narrowed by its declared `alg`; refuses weak keys and
     /// declarations that do not fit.
     private static func algorithms(
-        for type: KeyType, declared: JWTAlgorithm?, kid: String?
+        for type: KeyType, possible: AlgorithmSet, declared: JWTAlgorithm?, kid: String?
     ) throws(KeyError) -> AlgorithmSet {
-        let possible = type.possibleAlgorithms
         switch type {
         case .rsa(let bits) where bits < minimumRSABits:
             throw KeyError(.weakKey, kid: kid, "RSA key has \(bits) bits; at least \(minimumRSABits) are required")
@@ -69,6 +78,13 @@ public final class VerificationKey: Sendable, CustomStringConvertible {
 
     /// True for HMAC secrets.
     var isSecret: Bool { material.kind == .secret }
+
+    /// An HMAC secret shorter than the hash output of an algorithm it verifies (RFC 7518 §3.2), which
+    /// only a load that allows short secrets produces; the shortest such hash output, or nil.
+    public var shortSecretShortfall: JWTAlgorithm? {
+        guard case .oct(let n) = type else { return nil }
+        return algorithms.algorithms.first { $0.hashLength > n }
+    }
 
     public var description: String {
         "\(kid.map { "\"\($0)\"" } ?? "(no kid)") \(type) [\(algorithms.algorithms.map(\.rawValue).joined(separator: ","))]"

@@ -1,5 +1,5 @@
 // Sign in with Apple identity tokens (the `identityToken` an app receives, or the `id_token` of Apple's token
-// endpoint), verified with `ClaimsPolicy.apple(audience:nonce:)`.
+// endpoint), verified with `ClaimsPolicy.apple(audiences:nonce:)`.
 
 /// The claims of a Sign in with Apple identity token. The registered ones (`iss`, `sub`, `aud`, `exp`, `iat`) are in
 /// `standard` and read as `claims.sub`; `sub` is the user's stable identifier for your team.

@@ -1,6 +1,6 @@
 // Sign in with Apple server-to-server notifications: Apple POSTs `{"payload": "<JWT>"}` to the endpoint registered
 // for the app; the JWT is signed with the same keys as identity tokens (verify it with
-// `ClaimsPolicy.appleServerNotifications(audience:)`), and its `events` claim is a JSON document inside a string. Shape:
+// `ClaimsPolicy.appleServerNotifications(audiences:)`), and its `events` claim is a JSON document inside a string. Shape:
 // https://developer.apple.com/documentation/sign_in_with_apple/processing_changes_for_sign_in_with_apple_accounts
 
 /// The claims of a Sign in with Apple server-to-server notification. Unlike an identity token it has no top-level

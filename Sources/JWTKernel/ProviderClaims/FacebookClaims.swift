@@ -1,5 +1,5 @@
 // Facebook Limited Login tokens (the iOS SDK's `AuthenticationToken`), verified with
-// `ClaimsPolicy.facebook(appIDs:nonce:)`.
+// `ClaimsPolicy.facebook(audiences:nonce:)`.
 
 /// The claims of a Facebook Limited Login OIDC token. The registered ones are in `standard` (`claims.sub` is the
 /// app-scoped user ID); Facebook always sends `jti`.

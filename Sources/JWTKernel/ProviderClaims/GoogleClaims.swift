@@ -1,5 +1,5 @@
 // Google ID tokens (Google Sign-In, Sign in with Google, Google's OAuth 2.0 `id_token`), verified with
-// `ClaimsPolicy.google(clientIDs:nonce:)`.
+// `ClaimsPolicy.google(audiences:nonce:)`.
 
 /// The claims of a Google ID token. The registered ones are in `standard` (`claims.sub` is the user's Google account
 /// ID, stable; never key an account on `email`). Profile claims (`name`, `picture`, ...) come only with the

@@ -1,4 +1,4 @@
-// LINE Login ID tokens, verified with `ClaimsPolicy.line(channelIDs:nonce:)`.
+// LINE Login ID tokens, verified with `ClaimsPolicy.line(audiences:nonce:)`.
 
 /// The claims of a LINE Login ID token. The registered ones are in `standard` (`claims.sub` is the LINE user ID,
 /// `claims.aud` the channel ID). `name` and `picture` come with the `profile` scope, `email` with `email` (and only

@@ -1,5 +1,5 @@
 // Microsoft identity platform (Entra ID) ID tokens and access tokens, verified with
-// `ClaimsPolicy.microsoft(tenantID:clientIDs:)`.
+// `ClaimsPolicy.microsoft(tenantID:audiences:)`.
 
 /// The claims of a Microsoft identity platform token, v2.0 or v1. The registered ones are in `standard`;
 /// `claims.sub` is pairwise (one value per application), so key accounts on `tid` + `oid`, which identify the user

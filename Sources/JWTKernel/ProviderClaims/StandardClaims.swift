@@ -1,4 +1,4 @@
-// Typed claims for the providers the presets know (ProviderPresets.swift): the registered claims they all send,
+// Typed claims for the providers the presets know (ClaimsPolicy+Providers.swift): the registered claims they all send,
 // shared by every provider type instead of being declared again by each.
 
 /// The registered claims (RFC 7519 section 4.1) of an identity provider's ID token, decoded once for every provider

@@ -1,14 +1,15 @@
 /// The protected header members the kernel acts on, read in one pass over
 /// the decoded header without building a dictionary.
-struct JOSEHeader {
-    var alg: JWTAlgorithm
-    var kid: JSONSpan?
+@_spi(Internals)
+public struct JOSEHeader {
+    public var alg: JWTAlgorithm
+    public var kid: JSONSpan?
     var typ: JSONSpan?
 
     /// The common shape without the JSON parser when the header has it
     /// (`JOSEHeader+CommonShape.swift`), the full strict parse otherwise.
     @inline(__always)
-    static func parse(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
+    public static func parse(_ header: UnsafeRawBufferPointer) throws(JWTError) -> JOSEHeader {
         if let common = parseCommonShape(header) { return common }
         return try parseInFull(header)
     }

@@ -13,14 +13,7 @@ extension JWTVerifier {
             let key = try checkSignature(
                 segments.jws, header: header, headerJSON: headerJSON, signature: segments.signature,
                 contexts: scratch.contexts)
-            let claims: RegisteredClaims
-            if compiled.hasRequirements {
-                claims = try compiled.readAndCheckRequirements(payload, at: now, clock: clock)
-            } else {
-                claims = try RegisteredClaims.read(
-                    payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
-                try compiled.check(claims, in: payload, now: now ?? clock.now())
-            }
+            let claims = try readAndCheckClaims(payload, at: now)
             // `key` (returned retained by the key selection) outlives the callback: the token holds it unowned.
             withExtendedLifetime(key) {
                 body(
@@ -29,6 +22,19 @@ extension JWTVerifier {
                         kidSpan: header.kid, typSpan: header.typ))
             }
         }
+    }
+
+    /// The claims step (9 and 10): read the claims in one strict pass and check them against the policy. Also
+    /// the whole check of an encrypted-only JWE's claims (`verifyEncrypted`), so both judge claims alike.
+    @inline(__always)
+    func readAndCheckClaims(_ payload: UnsafeRawBufferPointer, at now: Int64?) throws(JWTError) -> RegisteredClaims {
+        if compiled.hasRequirements {
+            return try compiled.readAndCheckRequirements(payload, at: now, clock: clock)
+        }
+        let claims = try RegisteredClaims.read(
+            payload, required: compiled.requiredKeys, requiredNames: compiled.requiredClaims)
+        try compiled.check(claims, in: payload, now: now ?? clock.now())
+        return claims
     }
 
     struct SignedParts {
@@ -74,16 +80,14 @@ extension JWTVerifier {
             throw JWTError(.algNotAllowed, "alg is not allowed by policy")
         }
         try compiled.checkType(header.typ, in: headerJSON)
-        let key = try withKid(header, headerJSON) { (kid) throws(JWTError) in
-            try resolution.select(kid: kid, alg: header.alg)
+        // The signature is checked inside the key selection: a key without `kid` is one of possibly several
+        // candidates, and the one that verifies is the key (JWKSet.select).
+        return try withKid(header, headerJSON) { (kid) throws(JWTError) in
+            try resolution.select(kid: kid, alg: header.alg) { key in
+                SignatureCheck.verify(
+                    header.alg, key: key, signingInput: jws.signingInput, signature: signature, contexts: contexts)
+            }
         }
-        guard
-            SignatureCheck.verify(
-                header.alg, key: key, signingInput: jws.signingInput, signature: signature, contexts: contexts)
-        else {
-            throw JWTError(.badSignature, "signature does not verify")
-        }
-        return key
     }
 
     /// The decoded `kid` bytes (escapes resolved) for key lookup, on the stack.

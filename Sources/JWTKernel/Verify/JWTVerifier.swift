@@ -14,7 +14,7 @@ public final class JWTVerifier: Sendable {
     public let cache: VerifiedTokenCache?
     /// `cache` unretained (`cache` keeps it alive), so a verification reaches it without a retain and release.
     let cacheRef: Unmanaged<VerifiedTokenCache>?
-    let compiled: CompiledPolicy
+    @_spi(Internals) public let compiled: CompiledPolicy
     let policyFingerprint: UInt64
     /// Where keys come from: `keys`, or an issuer's keys in a `KeyStore`.
     let resolution: KeyResolution
@@ -53,17 +53,6 @@ public final class JWTVerifier: Sendable {
 
     // MARK: JWT
 
-    /// Verifies a JWT and returns an owning copy of the result; `now`: the time to judge it at (Unix
-    /// seconds), nil for this verifier's clock.
-    public func verify(_ token: String, at now: Int64? = nil) throws(JWTError) -> VerifiedJWT {
-        try Self.withBytes(token) { (bytes) throws(JWTError) in
-            var outcome = CacheOutcome.notUsed
-            var result: VerifiedJWT? = nil
-            try verifyLending(bytes, at: now, cacheOutcome: &outcome) { result = $0.copy() }
-            return result!
-        }
-    }
-
     /// A String's UTF-8 in place (native strings are not copied), keeping the typed error.
     static func withBytes<R>(
         _ token: String, _ body: (UnsafeRawBufferPointer) throws(JWTError) -> R
@@ -73,32 +62,10 @@ public final class JWTVerifier: Sendable {
             .get()
     }
 
-    /// Verifies a JWT given as bytes and lends the result to `body` without
-    /// copying or allocating; the `VerifiedToken` is valid only inside `body`.
-    ///
-    /// Inlinable so that it is specialised in the caller: the pipeline behind
-    /// it is not generic, and an unspecialised generic call looked up generic
-    /// metadata and copied values through witness tables on every token.
-    @inlinable
-    public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
-        var result: R? = nil
-        try verifyLending(token) { result = body($0) }
-        // verifyLending calls its body exactly once whenever it returns without throwing.
-        return result!
-    }
-
-    /// `verify` without a result type: calls `body` once on success.
-    @usableFromInline
-    func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
-        var outcome = CacheOutcome.notUsed
-        try verifyLending(token, cacheOutcome: &outcome, body)
-    }
-
     /// The one implementation behind every `verify`: the cache first (when there is one and
     /// the token fits), then the full pipeline; `cacheOutcome` says which answered. `now`: the time
     /// to judge the token at (Unix seconds), or nil for this verifier's clock (read when needed).
-    /// SPI (not API) because `CacheOutcome` is.
-    @_spi(Internals) @inline(__always)
+    @inline(__always)
     public func verifyLending(
         _ token: UnsafeRawBufferPointer, at now: Int64? = nil, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
@@ -131,25 +98,5 @@ public final class JWTVerifier: Sendable {
             cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)
             body(verified)
         }
-    }
-
-    /// Verifies a JWT and reports only the outcome (what a gateway's check needs); `now`: the time to
-    /// judge it at (Unix seconds), nil for this verifier's clock.
-    public func check(_ token: UnsafeRawBufferPointer, at now: Int64? = nil) -> JWTError? {
-        var outcome = CacheOutcome.notUsed
-        do {
-            try verifyLending(token, at: now, cacheOutcome: &outcome) { _ in }
-            return nil
-        } catch {
-            return error
-        }
-    }
-}
-
-extension JWTVerifier {
-    /// String form of `check(_:at:)`.
-    public func check(_ token: String, at now: Int64? = nil) -> JWTError? {
-        var token = token
-        return token.withUTF8 { check(UnsafeRawBufferPointer($0), at: now) }
     }
 }

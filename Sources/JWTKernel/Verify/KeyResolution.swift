@@ -29,33 +29,38 @@ struct KeyResolution: Sendable {
         KeyResolution(keys: JWKSet(keys: []), store: nil, issuer: nil, entry: entry)
     }
 
-    /// The key for a token (see `JWKSet.select`). From the store: the issuer's
+    /// The key for a token whose signature `verifies` accepts (see `JWKSet.select`). From the store: the issuer's
     /// current keys, `keys_unavailable` if none were ever loaded (or they went
     /// past their maximum staleness), and an unknown kid is reported to the
     /// issuer's listener (a refresher) before the token fails.
     @inline(__always)
-    func select(kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm) throws(JWTError) -> VerificationKey {
-        if let entry { return try Self.select(in: entry, kid: kid, alg: alg) }
-        guard let store, let issuer else { return try keys.select(kid: kid, alg: alg) }
+    func select(
+        kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm, verifies: (VerificationKey) -> Bool
+    ) throws(JWTError) -> VerificationKey {
+        if let entry { return try Self.select(in: entry, kid: kid, alg: alg, verifies: verifies) }
+        guard let store, let issuer else { return try keys.select(kid: kid, alg: alg, verifies: verifies) }
         // The entry is borrowed from this thread's snapshot (no lock, no retain);
         // only the selected key is returned retained.
         return try store.withEntry(issuer) { (entry) throws(JWTError) -> VerificationKey in
-            try Self.select(in: entry, kid: kid, alg: alg)
+            try Self.select(in: entry, kid: kid, alg: alg, verifies: verifies)
         }
     }
 
     /// A store entry's key, with its reports.
     @inline(__always)
     private static func select(
-        in entry: IssuerKeys?, kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm
+        in entry: IssuerKeys?, kid: UnsafeRawBufferPointer?, alg: JWTAlgorithm, verifies: (VerificationKey) -> Bool
     ) throws(JWTError) -> VerificationKey {
         guard let entry, entry.hasKeys else {
             throw JWTError(.keysUnavailable, "no keys could be loaded for this issuer")
         }
         if entry.isStale { entry.hooks.staleServed.increment() }
         do throws(JWTError) {
-            return try entry.keySet.select(kid: kid, alg: alg)
+            return try entry.keySet.select(kid: kid, alg: alg, verifies: verifies)
         } catch {
+            // A kid no key has is reported even when keys without kid were tried and failed: a kid-less key
+            // (a PEM key next to a JWKS) must not hide a genuinely new kid from the refetch. One that verified
+            // returned above, so a kid-less key that serves every token costs no refetch.
             if error.code == .unknownKid, kid != nil {
                 entry.hooks.unknownKids.increment()
                 entry.hooks.unknownKidListener?.unknownKid()

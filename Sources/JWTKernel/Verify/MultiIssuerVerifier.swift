@@ -127,53 +127,6 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         }
     }
 
-    /// Verifies a JWT and returns an owning copy of the result; `now`: the time to judge it at (Unix
-    /// seconds), nil for the routes' clock.
-    public func verify(_ token: String, at now: Int64? = nil) throws(JWTError) -> VerifiedJWT {
-        try JWTVerifier.withBytes(token) { (bytes) throws(JWTError) in
-            var outcome = CacheOutcome.notUsed
-            var result: VerifiedJWT? = nil
-            try verifyLending(bytes, at: now, cacheOutcome: &outcome) { result = $0.copy() }
-            return result!
-        }
-    }
-
-    /// Zero-copy form: the `VerifiedToken` is valid only inside `body`.
-    ///
-    /// The payload is decoded into per-thread scratch and its claims read once;
-    /// then the route is chosen, and (with a cache) a cached verification is
-    /// tried before the header and signature are decoded and checked.
-    ///
-    /// Inlinable so that it is specialised in the caller, over the non-generic
-    /// `verifyLending` (as `JWTVerifier.verify`): unspecialised, a generic call looked
-    /// up generic metadata on every token.
-    @inlinable
-    public func verify<R>(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> R) throws(JWTError) -> R {
-        var result: R? = nil
-        try verifyLending(token) { result = body($0) }
-        // verifyLending calls its body exactly once whenever it returns without throwing.
-        return result!
-    }
-
-    /// `verify` without a result type: calls `body` once on success.
-    @usableFromInline
-    func verifyLending(_ token: UnsafeRawBufferPointer, _ body: (VerifiedToken) -> Void) throws(JWTError) {
-        var outcome = CacheOutcome.notUsed
-        try verifyLending(token, cacheOutcome: &outcome, body)
-    }
-
-    /// `verify(_:_:)` that also reports what the cache did (the C library's jwtk_stats).
-    @_spi(Internals)
-    @inlinable
-    public func verify<R>(
-        _ token: UnsafeRawBufferPointer, cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> R
-    ) throws(JWTError) -> R {
-        var result: R? = nil
-        try verifyLending(token, cacheOutcome: &cacheOutcome) { result = body($0) }
-        // verifyLending calls its body exactly once whenever it returns without throwing.
-        return result!
-    }
-
     /// What the cache probe before routing found: the token's hash, and whether no entry holds the
     /// token at all (then the route's own lookup would miss too and is skipped).
     private struct Probed {
@@ -185,9 +138,8 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// issuers; otherwise a cached token by its cached `iss`, then the payload decoded and read once
     /// to route it, and the route's cache, header, signature and policy. `now`: the time to judge the
     /// token at (Unix seconds), nil for the routes' clock.
-    @_spi(Internals)
     public func verifyLending(
-        _ token: UnsafeRawBufferPointer, at now: Int64? = nil, cacheOutcome: inout CacheOutcome,
+        _ token: UnsafeRawBufferPointer, at now: Int64?, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         if let unrouted { return try unrouted.verifyLending(token, at: now, cacheOutcome: &cacheOutcome, body) }
@@ -243,6 +195,14 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             r = try route(claims, segments.payload)
         }
         return routes[r]
+    }
+
+    /// The verifier whose policy judges an encrypted-only token's decrypted claims, routed by their `iss` as a
+    /// signed token's payload is (`MultiIssuerVerifier+JWE`).
+    func route(ofClaims payload: UnsafeRawBufferPointer) throws(JWTError) -> JWTVerifier {
+        if let unrouted { return unrouted }
+        let claims = try RegisteredClaims.read(payload, required: [], requiredNames: [])
+        return routes[try route(claims, payload)]
     }
 
     /// The route of a cached verification by its stored `iss` (the token's own: the whole token matched),
@@ -320,22 +280,6 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             mine.requiredPresent |= 1 << UInt64(i)
         }
         return mine
-    }
-
-    /// Verifies a JWT and reports only the outcome; `now` as for `verify(_:at:)`.
-    public func check(_ token: UnsafeRawBufferPointer, at now: Int64? = nil) -> JWTError? {
-        var outcome = CacheOutcome.notUsed
-        do {
-            try verifyLending(token, at: now, cacheOutcome: &outcome) { _ in }
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    public func check(_ token: String, at now: Int64? = nil) -> JWTError? {
-        var token = token
-        return token.withUTF8 { check(UnsafeRawBufferPointer($0), at: now) }
     }
 
     /// The index of the route for the token's `iss` (`claims` read from `payload`).

@@ -33,7 +33,7 @@ private func newVerifier(
     context?.clearMessage()
     guard let out else { return JWTK_E_NULL }
     out.pointee = nil
-    guard let keystore = Handle.object(ks, .keystore, as: Keystore.self) else { return handleStatus(ks) }
+    guard let keystore = Handle.object(ks, .keystore, as: KeystoreState.self) else { return handleStatus(ks) }
     let bytes: UnsafeRawBufferPointer
     switch InputBytes.required(config, configLength, limit: InputLimits.config) {
     case .success(let b): bytes = b

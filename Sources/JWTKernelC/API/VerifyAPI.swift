@@ -50,8 +50,24 @@ private func verifyToken(
     let status: Int32
     do throws(JWTError) {
         // The caller's `now` goes to the core as an argument (0: the verifier's clock, read when needed).
-        try routes.verifier.verifyLending(bytes, at: now == 0 ? nil : now, cacheOutcome: &outcome) { verified in
-            export(verified, context, out, token: bytes)
+        let at = now == 0 ? nil : now
+        switch verifier.settings.tokenType {
+        case .signed:
+            try routes.verifier.verifyLending(bytes, at: at, cacheOutcome: &outcome) { verified in
+                export(verified, context, out, token: bytes)
+            }
+        case .nested:
+            // The inner JWS through the same routed pipeline; its payload segment is not in the caller's token.
+            try routes.verifier.verifyNestedLending(
+                bytes, decryptor: try decryptor(verifier), at: at, cacheOutcome: &outcome
+            ) { verified in
+                export(verified, context, out, token: nil)
+            }
+        case .encrypted:
+            try routes.verifier.verifyEncryptedLending(bytes, decryptor: try decryptor(verifier), at: at) { t in
+                ClaimsExport.capture(t, into: context)
+                if let out { ClaimsExport.fill(out, t, context) }
+            }
         }
         verifier.counters.count(outcome, stripe: context.counterStripe)
         context.clearMessage()
@@ -67,11 +83,21 @@ private func verifyToken(
     return status
 }
 
-/// A verified token's claims into the ctx (for jwtk_claim) and `out`.
+/// The keystore's decryption keys for a nested or encrypted-only verifier: keys_unavailable (HTTP 503) before
+/// any were loaded, as for a signed token whose issuer has no keys yet.
+func decryptor(_ verifier: VerifierState) throws(JWTError) -> JWEDecryptor {
+    guard let keys = verifier.keystore.decryptionKeys else {
+        throw JWTError(.keysUnavailable, "no decryption keys are loaded (jwtk_keystore_load_decryption_keys)")
+    }
+    return JWEDecryptor(keys: keys, maxTokenSize: verifier.settings.maxTokenSize)
+}
+
+/// A verified token's claims into the ctx (for jwtk_claim) and `out`; `token`: the caller's token when it is
+/// the JWS verified (nil for a nested token's inner JWS, whose payload segment the caller does not hold).
 @inline(__always)
 private func export(
     _ verified: VerifiedToken, _ context: ContextState, _ out: UnsafeMutablePointer<jwtk_claims>?,
-    token: UnsafeRawBufferPointer
+    token: UnsafeRawBufferPointer?
 ) {
     ClaimsExport.capture(verified, into: context)
     if let out { ClaimsExport.fill(out, verified, context, token: token) }

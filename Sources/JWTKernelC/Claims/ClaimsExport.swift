@@ -9,19 +9,62 @@ import Glibc
 /// Runs inside the core's result callback (the `VerifiedToken` is valid only there).
 enum ClaimsExport {
     static func capture(_ t: VerifiedToken, into ctx: ContextState) {
-        let layout = VerifiedLayout(headerCount: t.header.count, claimsCount: t.claimsJSON.count)
+        capture(header: t.header, claimsJSON: t.claimsJSON, into: ctx)
+    }
+
+    /// An encrypted-only token's decrypted header and claims, as `capture` does a verified one's.
+    static func capture(_ t: DecryptedToken, into ctx: ContextState) {
+        capture(header: t.header, claimsJSON: t.claimsJSON, into: ctx)
+    }
+
+    private static func capture(
+        header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, into ctx: ContextState
+    ) {
+        let layout = VerifiedLayout(headerCount: header.count, claimsCount: claimsJSON.count)
         ctx.reserve(layout.total)
         // Safety: the arena holds layout.total bytes (just reserved); the sources are the core's views.
-        if let h = t.header.baseAddress { ctx.arena.copyMemory(from: h, byteCount: layout.headerCount) }
-        if let c = t.claimsJSON.baseAddress {
+        if let h = header.baseAddress { ctx.arena.copyMemory(from: h, byteCount: layout.headerCount) }
+        if let c = claimsJSON.baseAddress {
             (ctx.arena + layout.claimsOffset).copyMemory(from: c, byteCount: layout.claimsCount)
         }
         ctx.verified = layout
     }
 
+    /// An encrypted-only token into `out`: `alg` is the JWE's key management algorithm, `kid`, `typ` and
+    /// `payload` are empty (the JWE header's own parse has no spans; the payload is not a segment of the
+    /// token), the registered claims and `claims_json` as for a signed token.
+    static func fill(_ out: UnsafeMutablePointer<jwtk_claims>, _ t: DecryptedToken, _ ctx: ContextState) {
+        guard let layout = ctx.verified else { return }
+        var c = jwtk_claims()
+        c.struct_size = out.pointee.struct_size
+        c.alg = staticText(keyManagementName(t.keyManagement))
+        fillClaims(&c, t.claims, ctx, layout)
+        out.pointee = c
+    }
+
+    static func keyManagementName(_ a: KeyManagementAlgorithm) -> StaticString {
+        switch a {
+        case .dir: "dir"
+        case .a128kw: "A128KW"
+        case .a192kw: "A192KW"
+        case .a256kw: "A256KW"
+        case .a128gcmkw: "A128GCMKW"
+        case .a192gcmkw: "A192GCMKW"
+        case .a256gcmkw: "A256GCMKW"
+        case .rsaOAEP: "RSA-OAEP"
+        case .rsaOAEP256: "RSA-OAEP-256"
+        case .rsaOAEP384: "RSA-OAEP-384"
+        case .rsaOAEP512: "RSA-OAEP-512"
+        case .ecdhES: "ECDH-ES"
+        case .ecdhESA128KW: "ECDH-ES+A128KW"
+        case .ecdhESA192KW: "ECDH-ES+A192KW"
+        case .ecdhESA256KW: "ECDH-ES+A256KW"
+        }
+    }
+
     static func fill(
         _ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
-        token: UnsafeRawBufferPointer
+        token: UnsafeRawBufferPointer?
     ) {
         guard let layout = ctx.verified else { return }
         let size = out.pointee.struct_size
@@ -31,7 +74,17 @@ enum ClaimsExport {
         // The core's own header parse says where kid and typ are; capture copied the header to offset 0.
         c.kid = ctx.headerString(t.kidSpan, layout)
         c.typ = ctx.headerString(t.typSpan, layout)
-        let r = t.claims
+        fillClaims(&c, t.claims, ctx, layout)
+        c.payload =
+            token.map { payloadSegment($0, headerCount: layout.headerCount, claimsCount: layout.claimsCount) }
+            ?? jwtk_str()
+        out.pointee = c
+    }
+
+    /// The registered claims and `claims_json`, from the claims captured at `layout`.
+    private static func fillClaims(
+        _ c: inout jwtk_claims, _ r: RegisteredClaims, _ ctx: ContextState, _ layout: VerifiedLayout
+    ) {
         c.iss = ctx.claimString(r.iss, layout)
         c.sub = ctx.claimString(r.sub, layout)
         c.jti = ctx.claimString(r.jti, layout)
@@ -43,13 +96,13 @@ enum ClaimsExport {
                 c.aud = ctx.claimString(aud, layout)
             }
         }
-        if let v = r.exp { c.exp = seconds(v); c.flags |= JWTK_CLAIMS_HAS_EXP }
-        if let v = r.nbf { c.nbf = seconds(v); c.flags |= JWTK_CLAIMS_HAS_NBF }
-        if let v = r.iat { c.iat = seconds(v); c.flags |= JWTK_CLAIMS_HAS_IAT }
-        c.payload = payloadSegment(token, headerCount: layout.headerCount, claimsCount: layout.claimsCount)
+        // Rounded down exactly from the token's digits (a Double would round 100.99999999999999999 up);
+        // the text as the token wrote it is jwtk_claim's.
+        if r.exp != nil { c.exp = r.expSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_EXP }
+        if r.nbf != nil { c.nbf = r.nbfSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_NBF }
+        if r.iat != nil { c.iat = r.iatSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_IAT }
         let claims = ctx.document(at: layout.claimsOffset, count: layout.claimsCount)
         c.claims_json = jwtk_str(ptr: claims.baseAddress?.assumingMemoryBound(to: CChar.self), len: claims.count)
-        out.pointee = c
     }
 
     /// Zeroes everything after struct_size (a failed verification reports nothing).
@@ -57,14 +110,6 @@ enum ClaimsExport {
         let size = out.pointee.struct_size
         out.pointee = jwtk_claims()
         out.pointee.struct_size = size
-    }
-
-    /// NumericDate to whole seconds: rounded down, clamped to Int64 (the core refuses non-finite dates).
-    static func seconds(_ value: Double) -> Int64 {
-        if value.isNaN { return 0 }
-        if value >= 9.2e18 { return Int64.max }
-        if value <= -9.2e18 { return Int64.min }
-        return Int64(value.rounded(.down))
     }
 
     /// The base64url payload segment, in the caller's token, without scanning it: the core accepts only

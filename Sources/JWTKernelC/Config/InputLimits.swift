@@ -9,5 +9,4 @@ enum InputLimits {
     static let claimName = 1024
     static let batch = 1 << 24
     static let maxTokenSize = 1 << 30
-    static let requiredClaims = 64
 }

@@ -1,5 +1,5 @@
-import CJWTK
 import JWTKernel
+import JWTKernelRemote
 
 /// A secret given in the verifier's config rather than loaded or fetched: LINE web login's channel
 /// secret ("channel_secret", HS256, as `ProviderPreset.line(channelSecret:)` in Swift). The keystore
@@ -13,12 +13,12 @@ struct LocalSecret {
     let keys: JWKSet
 
     /// Checks the secret with the core's rules (at least as long as the hash: 32 bytes for HS256).
-    init(channelSecret: String, issuer: String) throws(StatusError) {
+    init(channelSecret: String, issuer: String) throws(IssuerConfigurationError) {
         let preset: ProviderPreset
         do { preset = try ProviderPreset.line(channelID: "-", channelSecret: channelSecret) } catch {
-            throw StatusError(JWTK_E_CONFIG, "channel_secret: \(error.description)")
+            throw IssuerConfigurationError("\"channel_secret\": \(error.description)")
         }
-        guard let keys = preset.localKeys else { throw StatusError(JWTK_E_CONFIG, "channel_secret: no key made") }
+        guard let keys = preset.localKeys else { throw IssuerConfigurationError("\"channel_secret\": no key made") }
         self.keys = keys
         self.issuer = issuer
         self.secret = channelSecret

@@ -26,19 +26,3 @@ struct RemoteKeys {
             && policy.maxMaxAge == other.policy.maxMaxAge
     }
 }
-
-/// The pull-mode keys of a config as read, before they are resolved against issuers and provider.
-struct PullOptions {
-    var url: String?
-    var discovery: Bool?
-    var pull: Bool?
-    var cooldown: Int64?
-    var maxStaleness: Int64?
-    var refreshMin: Int64?
-    var refreshMax: Int64?
-
-    var isEmpty: Bool {
-        url == nil && discovery != true && pull == nil && cooldown == nil && maxStaleness == nil && refreshMin == nil
-            && refreshMax == nil
-    }
-}

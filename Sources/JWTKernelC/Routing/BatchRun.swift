@@ -16,6 +16,9 @@ struct BatchRun {
     ) {
         let routes = verifier.routes(reusing: nil)
         let limit = verifier.settings.maxTokenSize
+        if verifier.settings.tokenType != .signed {
+            return runEncrypted(routes, tokens, lengths, n, statuses)
+        }
         // Tokens per core verifier, in first-seen order.
         var groups: [ObjectIdentifier: (core: JWTVerifier, members: [Int])] = [:]
         var order: [ObjectIdentifier] = []
@@ -58,5 +61,35 @@ struct BatchRun {
             }
         }
         for (k, i) in members.enumerated() { statuses[i] = results[k]?.code.number ?? JWTK_OK }
+    }
+
+    /// Nested and encrypted-only tokens one after another on the calling thread, through the same calls as
+    /// jwtk_verify (decryption dominates; the batch threads are for signatures).
+    private func runEncrypted(
+        _ routes: Routes, _ tokens: UnsafePointer<UnsafePointer<CChar>?>, _ lengths: UnsafePointer<Int>, _ n: Int,
+        _ statuses: UnsafeMutablePointer<Int32>
+    ) {
+        let at = now == 0 ? nil : now
+        for i in 0..<n {
+            guard let p = tokens[i] else { statuses[i] = JWTK_E_NULL; continue }
+            let length = lengths[i]
+            guard length >= 0, length <= verifier.settings.maxTokenSize else { statuses[i] = JWTK_TOO_LARGE; continue }
+            // Safety: lengths[i] readable bytes at tokens[i] for the call; 0 <= length <= max_token_size.
+            let bytes = UnsafeRawBufferPointer(start: p, count: length)
+            do throws(JWTError) {
+                let decryptor = try decryptor(verifier)
+                if verifier.settings.tokenType == .nested {
+                    var outcome = CacheOutcome.notUsed
+                    try routes.verifier.verifyNestedLending(bytes, decryptor: decryptor, at: at, cacheOutcome: &outcome)
+                    { _ in }
+                } else {
+                    try routes.verifier.verifyEncryptedLending(bytes, decryptor: decryptor, at: at) { _ in }
+                }
+                statuses[i] = JWTK_OK
+            } catch {
+                statuses[i] = error.code.number
+            }
+        }
+        for i in 0..<n { verifier.count(statuses[i]) }
     }
 }

@@ -31,7 +31,7 @@ final class Routes: Sendable {
         let policy = settings.policy
         var issuers: [IssuerConfiguration] = []
         var routed = Set<String>()
-        for issuer in store.issuers where issuer != Keystore.anyIssuer && routed.insert(issuer).inserted {
+        for issuer in store.issuers where issuer != KeystoreState.anyIssuer && routed.insert(issuer).inserted {
             issuers.append(IssuerConfiguration(issuer: issuer, policy: policy))
         }
         // Pull mode: every issuer spelling of the verifier's source uses the keys published under the first.
@@ -40,13 +40,13 @@ final class Routes: Sendable {
                 issuers.append(IssuerConfiguration(issuer: alias, policy: policy, keyIssuer: remote.keyIssuer))
             }
         }
-        let anyKeys = store.entry(forIssuer: Keystore.anyIssuer)?.keys != nil
+        let anyKeys = store.entry(forIssuer: KeystoreState.anyIssuer)?.keys != nil
         let fallback =
             anyKeys || policy.issuers.isEmpty || issuers.isEmpty
-            ? IssuerConfiguration(issuer: Keystore.anyIssuer, policy: policy) : nil
+            ? IssuerConfiguration(issuer: KeystoreState.anyIssuer, policy: policy) : nil
         if fallback == nil {
             for accepted in policy.issuers where routed.insert(accepted).inserted {
-                issuers.append(IssuerConfiguration(issuer: accepted, policy: policy, keyIssuer: Keystore.anyIssuer))
+                issuers.append(IssuerConfiguration(issuer: accepted, policy: policy, keyIssuer: KeystoreState.anyIssuer))
             }
         }
         self.verifier = MultiIssuerVerifier(

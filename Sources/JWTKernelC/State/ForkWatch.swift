@@ -17,7 +17,7 @@ enum ForkWatch {
 
     private static let registry = PThreadLock()
     // Safety: read and written only with `registry` held (the fork handlers hold it across fork()).
-    nonisolated(unsafe) private static var tracked: [ObjectIdentifier: Unmanaged<Keystore>] = [:]
+    nonisolated(unsafe) private static var tracked: [ObjectIdentifier: Unmanaged<KeystoreState>] = [:]
     // Safety: written by `prepare` and read by `parent`/`child`, all on the forking thread with `registry` held.
     nonisolated(unsafe) private static var epochAtPrepare: UInt64 = 0
 
@@ -31,11 +31,11 @@ enum ForkWatch {
     static func install() { _ = installed }
 
     /// Unretained: a keystore leaves the table in its deinit.
-    static func track(_ keystore: Keystore) {
+    static func track(_ keystore: KeystoreState) {
         registry.withLock { tracked[ObjectIdentifier(keystore)] = Unmanaged.passUnretained(keystore) }
     }
 
-    static func untrack(_ keystore: Keystore) {
+    static func untrack(_ keystore: KeystoreState) {
         registry.withLock { _ = tracked.removeValue(forKey: ObjectIdentifier(keystore)) }
     }
 

@@ -7,20 +7,24 @@ import CJWTK
 // or atomic (`counters`).
 final class VerifierState: @unchecked Sendable {
     let serial: UInt64
-    let keystore: Keystore
+    let keystore: KeystoreState
     let settings: VerifierSettings
     let cache: VerifiedTokenCache?
+    /// The "claims" requirements on their own, for jwtk_check_claims (a host's authorization step after
+    /// the verification, against a token another verifier verified).
+    let requirements: CompiledRequirements
     let counters = VerdictCounters()
     private let mutex = PThreadLock()
     private var latest: Routes
 
-    init(settings: VerifierSettings, keystore: Keystore) {
+    init(settings: VerifierSettings, keystore: KeystoreState) {
         self.serial = Self.serials.withLock { () -> UInt64 in
             Self.nextSerial += 1; return Self.nextSerial
         }
         self.keystore = keystore
         self.settings = settings
         self.cache = settings.cache.map { VerifiedTokenCache($0) }
+        self.requirements = CompiledRequirements(settings.policy.claimRequirements)
         self.latest = Routes(owner: serial, store: keystore.store, settings: settings, cache: cache)
     }
 

@@ -47,6 +47,7 @@ enum StatusTable {
         case JWTK_UNKNOWN_ISSUER: return "no keys and no configuration for the token's issuer"
         case JWTK_KEYS_UNAVAILABLE: return "no keys could be loaded for the token's issuer"
         case JWTK_CLAIM_REQUIREMENT_FAILED: return "a claim does not meet the verifier's claim requirements"
+        case JWTK_DECRYPTION_FAILED: return "the encrypted token does not decrypt"
         case JWTK_MALFORMED_KEY: return "a key is malformed"
         case JWTK_UNSUPPORTED_KEY_TYPE: return "a key type, curve or alg is not supported"
         case JWTK_WEAK_KEY: return "a key is too weak"

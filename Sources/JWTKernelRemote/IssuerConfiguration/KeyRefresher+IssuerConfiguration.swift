@@ -2,44 +2,40 @@ public import JWTKernel
 
 extension KeyRefresher {
     /// Registers the key source of every entry of `file` with this refresher (a preset's key URL or its
-    /// mirror, an issuer's key URL, an issuer's discovery document) and returns the routes a
-    /// `MultiIssuerVerifier` over `store` needs. `base` holds checks added to every entry
-    /// (`ClaimsPolicy.adding(_:)`); its issuers and audiences are ignored, the file names them.
-    /// Nothing is fetched until the refresher runs (`start()`, `refreshDue()`, or a server's lifecycle).
+    /// mirror, an issuer's key URL, an issuer's discovery document), each with its own fetch schedule, and
+    /// returns the routes a `MultiIssuerVerifier` over `store` needs. `base` holds checks added to every
+    /// entry (`ClaimsPolicy.adding(_:)`; an entry's own members win); its issuers and audiences are ignored,
+    /// the file names them. Nothing is fetched until the refresher runs (`start()`, `refreshDue()`, or a
+    /// server's lifecycle).
     public func register(
         _ file: IssuerConfigurationFile, base: ClaimsPolicy = ClaimsPolicy(),
         configuration: HTTPKeySourceConfiguration = HTTPKeySourceConfiguration()
     ) throws(IssuerConfigurationError) -> [IssuerConfiguration] {
         var routes: [IssuerConfiguration] = []
         for entry in file.entries {
-            if let name = entry.provider {
-                var preset = try ProviderPreset.named(name, audiences: entry.audiences, tenant: entry.tenant)
-                if let mirror = entry.jwksURL { preset = preset.mirrored(at: mirror) }
-                do { try add(preset: preset, configuration: configuration) } catch {
-                    throw IssuerConfigurationError("provider \(name): \(preset.keyURL): \(error)")
+            let schedule = entry.keys.hasSchedule ? try entry.keys.refreshPolicy() : nil
+            if var preset = try entry.preset() {
+                if let mirror = entry.keys.jwksURL { preset = preset.mirrored(at: mirror) }
+                do { try add(preset: preset, configuration: configuration, policy: schedule) } catch {
+                    throw IssuerConfigurationError("provider \(entry.provider ?? ""): \(preset.keyURL): \(error)")
                 }
-                routes += preset.issuers.map { route in
-                    var route = route
-                    route.policy = route.policy.adding(base)
-                    return route
+            } else if entry.keys.discovery == true {
+                let issuer = entry.issuers[0]
+                do {
+                    add(discovery: try OpenIDDiscovery(issuer: issuer, configuration: configuration), policy: schedule)
+                } catch {
+                    throw IssuerConfigurationError("discovery \(issuer): \(error)")
                 }
-            } else if let issuer = entry.issuer {
-                var policy = base
-                policy.issuers = [issuer]
-                policy.audiences = entry.audiences
-                if let algorithms = entry.algorithms { policy.algorithms = algorithms }
-                if entry.discovery {
-                    do { add(discovery: try OpenIDDiscovery(issuer: issuer, configuration: configuration)) } catch {
-                        throw IssuerConfigurationError("discovery \(issuer): \(error)")
-                    }
-                } else if let url = entry.jwksURL {
-                    do { add(issuer: issuer, source: try HTTPKeySource(url: url, configuration: configuration)) } catch
-                    {
-                        throw IssuerConfigurationError("\(url): \(error)")
-                    }
+            } else if let url = entry.keys.jwksURL {
+                do {
+                    add(
+                        issuer: entry.issuers[0], source: try HTTPKeySource(url: url, configuration: configuration),
+                        policy: schedule)
+                } catch {
+                    throw IssuerConfigurationError("\(url): \(error)")
                 }
-                routes.append(IssuerConfiguration(issuer: issuer, policy: policy))
             }
+            routes += try entry.routes(base: base)
         }
         return routes
     }

@@ -27,20 +27,22 @@ extension ProviderPreset {
             throw IssuerConfigurationError("a channel secret: only with provider line")
         }
         if let problem = audienceProblem(provider: name, audiences: audiences) {
-            throw IssuerConfigurationError("\(problem); give \"audiences\"")
+            let give = name == "firebase" ? "give \"project_id\" or \"audiences\"" : "give \"audiences\""
+            throw IssuerConfigurationError("\(problem); \(give)")
         }
         switch name {
-        case "apple": return .apple(audience: audiences)
-        case "google": return .google(clientIDs: audiences)
+        case "apple": return .apple(audiences: audiences)
+        case "google": return .google(audiences: audiences)
         case "firebase": return .firebase(projectID: projectID ?? audiences[0])
-        case "facebook": return .facebook(appIDs: audiences)
+        case "facebook": return .facebook(audiences: audiences)
         case "line":
             do { return try .line(channelID: audiences[0], channelSecret: channelSecret) } catch {
-                throw IssuerConfigurationError("provider line: \(error)")
+                // Only the channel secret can be refused here: name it as a configuration writes it.
+                throw IssuerConfigurationError("provider line: \"channel_secret\": \(error)")
             }
         case "microsoft":
-            return tenant.map { .microsoft(tenantID: $0, clientIDs: audiences) }
-                ?? .microsoftMultiTenant(clientIDs: audiences)
+            return tenant.map { .microsoft(tenantID: $0, audiences: audiences) }
+                ?? .microsoftMultiTenant(audiences: audiences)
         default:
             preconditionFailure("\(name) is in `names` but not in this switch")
         }

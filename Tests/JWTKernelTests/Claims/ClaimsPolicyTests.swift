@@ -81,7 +81,9 @@ final class ClaimsPolicyTests: XCTestCase {
         assertRejected(.expired, "{\"exp\":\(now)}", p)  // exp == now: expired (RFC 7519 4.1.4 "on or after")
         assertValid("{\"exp\":\(now + 1)}", p)
         assertRejected(.expired, "{\"exp\":\(now - 1)}", p)
-        assertValid("{\"exp\":\(now).5}", p)
+        // A fraction rounds toward refusal: `now` is any instant of its second (NumericDateFractionTests).
+        assertRejected(.expired, "{\"exp\":\(now).5}", p)
+        assertValid("{\"exp\":\(now + 1).5}", p)
         assertRejected(.expired, "{\"exp\":\(now - 1).5}", p)
         assertValid("{\"exp\":\(now + 3600)}", p, at: now + 3599)
         assertRejected(.expired, "{\"exp\":\(now + 3600)}", p, at: now + 3600)

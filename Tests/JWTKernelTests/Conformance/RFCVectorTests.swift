@@ -98,13 +98,16 @@ final class RFCVectorTests: XCTestCase {
     }
 
     /// The RFCs print the example keys with their private members; they are ignored.
-    func testPrivateMembersOfTheExampleKeysAreIgnored() throws {
+    /// The examples' private keys are not verification keys: a JWK with `d` is refused as `wrong_key_use`
+    /// (it is a decryption or signing key; its public part verifies, as the test above shows).
+    func testPrivateExampleKeysAreNotVerificationKeys() throws {
         var checked = 0
         for v in try Self.vectors() {
             guard let full = v.jwkWithPrivate else { continue }
             XCTAssertNotNil(full["d"])
-            let verifier = JWTVerifier(keys: JWKSet(keys: [try KeyKit.key(full)]), clock: FixedClock(0))
-            XCTAssertNoThrow(try verifier.verifyJWS(v.token), v.name)
+            XCTAssertThrowsError(try KeyKit.key(full), v.name) {
+                XCTAssertEqual(($0 as? KeyError)?.code, .wrongUse, v.name)
+            }
             checked += 1
         }
         XCTAssertEqual(checked, 4)

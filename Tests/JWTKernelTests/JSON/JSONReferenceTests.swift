@@ -1,6 +1,7 @@
 import XCTest
 
 @_spi(Internals) @testable import JWTKernel
+@_spi(Internals) import JWTKernelTestOracles
 
 /// The fast reader (`JSONParser`: 16-byte block masks, the inlined member loop,
 /// name keys, one-load literals) against `JSONReferenceParser`, which reads one

@@ -8,9 +8,9 @@ import XCTest
 final class ProviderPresetRoutingTests: XCTestCase {
     func testEveryPresetNamesHTTPSKeysIssuersAndAlgorithms() throws {
         let presets = [
-            ProviderPreset.apple(audience: ["a"]), .google(clientIDs: ["c"]), .firebase(projectID: "p"),
-            .facebook(appIDs: ["f"]), try .line(channelID: "1", channelSecret: String(repeating: "s", count: 32)),
-            .microsoft(tenantID: "t", clientIDs: ["m"]), .microsoftMultiTenant(clientIDs: ["m"]),
+            ProviderPreset.apple(audiences: ["a"]), .google(audiences: ["c"]), .firebase(projectID: "p"),
+            .facebook(audiences: ["f"]), try .line(channelID: "1", channelSecret: String(repeating: "s", count: 32)),
+            .microsoft(tenantID: "t", audiences: ["m"]), .microsoftMultiTenant(audiences: ["m"]),
         ]
         for p in presets {
             XCTAssertTrue(p.keyURL.hasPrefix("https://"), p.provider)
@@ -21,7 +21,7 @@ final class ProviderPresetRoutingTests: XCTestCase {
         }
         XCTAssertEqual(ProviderPreset.firebase(projectID: "p").keyFormat, .pemCertificateMap)
         XCTAssertEqual(
-            ProviderPreset.google(clientIDs: []).issuerNames, ["https://accounts.google.com", "accounts.google.com"])
+            ProviderPreset.google(audiences: []).issuerNames, ["https://accounts.google.com", "accounts.google.com"])
         XCTAssertEqual(try ProviderPreset.line(channelID: "1").algorithms, AlgorithmSet([.es256]))
         XCTAssertEqual(
             try ProviderPreset.line(channelID: "1", channelSecret: String(repeating: "s", count: 32)).algorithms,
@@ -32,13 +32,13 @@ final class ProviderPresetRoutingTests: XCTestCase {
         let tokens = try RealTokenTests.load().filter { $0.provider == "microsoft" }
         XCTAssertGreaterThanOrEqual(tokens.count, 4)
         for t in tokens {
-            let preset = ProviderPreset.microsoftMultiTenant(clientIDs: [t.aud])
+            let preset = ProviderPreset.microsoftMultiTenant(audiences: [t.aud])
             let store = KeyStore()
             store.publish(try JWKSet(json: t.jwks), forIssuer: preset.keyIssuer)
             let verifier = MultiIssuerVerifier(store: store, issuers: preset.issuers, clock: FixedClock(t.iat + 1))
             XCTAssertNil(verifier.check(t.token), t.name)
             // The single-tenant preset for another tenant does not accept it.
-            let other = ProviderPreset.microsoft(tenantID: "00000000-0000-0000-0000-000000000000", clientIDs: [t.aud])
+            let other = ProviderPreset.microsoft(tenantID: "00000000-0000-0000-0000-000000000000", audiences: [t.aud])
             store.publish(try JWKSet(json: t.jwks), forIssuer: other.keyIssuer)
             XCTAssertEqual(
                 MultiIssuerVerifier(store: store, issuers: other.issuers, clock: FixedClock(t.iat + 1)).check(t.token)?

@@ -21,7 +21,7 @@ final class AppleServerNotificationTests: XCTestCase {
 
     func verifier(maxTokenSize: Int = JWTVerifier.defaultMaxTokenSize) throws -> JWTVerifier {
         JWTVerifier(
-            keys: try minter.keySet, policy: .appleServerNotifications(audience: [Self.bundleID]),
+            keys: try minter.keySet, policy: .appleServerNotifications(audiences: [Self.bundleID]),
             clock: FixedClock(Self.iat + 1), maxTokenSize: maxTokenSize)
     }
 
@@ -105,12 +105,12 @@ final class AppleServerNotificationTests: XCTestCase {
     func testPresets() throws {
         let token = minter.token(claims: claims(events: quoted(#"{"type":"consent-revoked","sub":"u"}"#)))
         let identity = JWTVerifier(
-            keys: try minter.keySet, policy: .apple(audience: [Self.bundleID]), clock: FixedClock(Self.iat + 1))
+            keys: try minter.keySet, policy: .apple(audiences: [Self.bundleID]), clock: FixedClock(Self.iat + 1))
         XCTAssertThrowsError(try identity.verify(token, as: AppleServerNotification.self)) {
             XCTAssertEqual(($0 as? JWTError)?.code, .missingClaim)
         }
         let other = JWTVerifier(
-            keys: try minter.keySet, policy: .appleServerNotifications(audience: ["com.example.other"]),
+            keys: try minter.keySet, policy: .appleServerNotifications(audiences: ["com.example.other"]),
             clock: FixedClock(Self.iat + 1))
         KeyKit.expect(.badAudience) { _ = try other.verify(token, as: AppleServerNotification.self) }
         // A notification without events is refused before decoding.

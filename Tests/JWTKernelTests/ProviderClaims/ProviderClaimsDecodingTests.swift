@@ -133,7 +133,7 @@ final class ProviderClaimsDecodingTests: XCTestCase {
                 + #""name":"Taro Line","picture":"https://sample_line.me/aBcdefg123456","#
                 + #""email":"taro.line@example.com"}"#)
         let verifier = JWTVerifier(
-            keys: try minter.keySet, policy: .line(channelIDs: ["1234567890"], nonce: "0987654asdf"),
+            keys: try minter.keySet, policy: .line(audiences: ["1234567890"], nonce: "0987654asdf"),
             clock: FixedClock(1_504_165_500))
         let line = try verifier.verify(token, as: LINEClaims.self)
         XCTAssertEqual(line.iss, "https://access.line.me")

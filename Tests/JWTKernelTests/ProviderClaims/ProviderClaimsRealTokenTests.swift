@@ -24,15 +24,15 @@ final class ProviderClaimsRealTokenTests: XCTestCase {
     func verifier(_ t: RealToken) throws -> JWTVerifier {
         let policy: ClaimsPolicy
         switch t.provider {
-        case "apple": policy = .apple(audience: [t.aud])
-        case "google": policy = .google(clientIDs: [t.aud])
+        case "apple": policy = .apple(audiences: [t.aud])
+        case "google": policy = .google(audiences: [t.aud])
         case "firebase": policy = .firebase(projectID: t.aud)
-        case "facebook": policy = .facebook(appIDs: [t.aud])
+        case "facebook": policy = .facebook(audiences: [t.aud])
         case "microsoft":
             // https://login.microsoftonline.com/TENANT/v2.0 or https://sts.windows.net/TENANT/
             let parts = t.iss.split(separator: "/")
             policy = .microsoft(
-                tenantID: String(parts[2] == "sts.windows.net" ? parts[3] : parts[2]), clientIDs: [t.aud])
+                tenantID: String(parts[2] == "sts.windows.net" ? parts[3] : parts[2]), audiences: [t.aud])
         default: throw XCTSkip("no preset for \(t.provider)")
         }
         return JWTVerifier(keys: try JWKSet(json: t.jwks), policy: policy, clock: FixedClock(t.iat + 1))

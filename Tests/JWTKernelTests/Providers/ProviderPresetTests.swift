@@ -25,11 +25,11 @@ final class ProviderPresetTests: XCTestCase {
     }
 
     func testApple() throws {
-        try assertPreset("apple", minimum: 20) { .apple(audience: [$0.aud]) }
+        try assertPreset("apple", minimum: 20) { .apple(audiences: [$0.aud]) }
     }
 
     func testGoogle() throws {
-        try assertPreset("google", minimum: 10) { .google(clientIDs: [$0.aud]) }
+        try assertPreset("google", minimum: 10) { .google(audiences: [$0.aud]) }
     }
 
     func testFirebase() throws {
@@ -37,14 +37,14 @@ final class ProviderPresetTests: XCTestCase {
     }
 
     func testFacebook() throws {
-        try assertPreset("facebook", minimum: 3) { .facebook(appIDs: [$0.aud]) }
+        try assertPreset("facebook", minimum: 3) { .facebook(audiences: [$0.aud]) }
     }
 
     func testMicrosoftTenantIssuers() throws {
         try assertPreset("microsoft", minimum: 5) { t in
             // v2.0: https://login.microsoftonline.com/{tenant}/v2.0; v1: https://sts.windows.net/{tenant}/
             let tenant = t.iss.split(separator: "/").first { $0.count == 36 && $0.contains("-") }.map(String.init) ?? ""
-            return .microsoft(tenantID: tenant, clientIDs: [t.aud])
+            return .microsoft(tenantID: tenant, audiences: [t.aud])
         }
     }
 
@@ -52,15 +52,15 @@ final class ProviderPresetTests: XCTestCase {
         let apple = try tokens("apple")[0]
         let google = try tokens("google")[0]
         let asGoogle = JWTVerifier(
-            keys: try JWKSet(json: apple.jwks), policy: .google(clientIDs: [apple.aud]),
+            keys: try JWKSet(json: apple.jwks), policy: .google(audiences: [apple.aud]),
             clock: FixedClock(apple.iat + 1))
         XCTAssertEqual(asGoogle.check(apple.token)?.code, .badIssuer)
         let otherAudience = JWTVerifier(
-            keys: try JWKSet(json: google.jwks), policy: .google(clientIDs: ["someone-else"]),
+            keys: try JWKSet(json: google.jwks), policy: .google(audiences: ["someone-else"]),
             clock: FixedClock(google.iat + 1))
         XCTAssertEqual(otherAudience.check(google.token)?.code, .badAudience)
         let wrongNonce = JWTVerifier(
-            keys: try JWKSet(json: apple.jwks), policy: .apple(audience: [apple.aud], nonce: "n-0S6_WzA2Mj"),
+            keys: try JWKSet(json: apple.jwks), policy: .apple(audiences: [apple.aud], nonce: "n-0S6_WzA2Mj"),
             clock: FixedClock(apple.iat + 1))
         XCTAssertNotNil(wrongNonce.check(apple.token), "a preset with an expected nonce rejects a token without it")
     }
@@ -73,18 +73,18 @@ final class ProviderPresetAudienceTests: XCTestCase {
 
     func testPresetsWithoutAudienceNameWhatIsMissing() throws {
         let presets: [(ProviderPreset, String)] = [
-            (.apple(audience: []), "bundle ID"), (.google(clientIDs: []), "OAuth client ID"),
-            (.facebook(appIDs: []), "app ID"), (try .line(channelID: ""), "channel ID"),
-            (.microsoft(tenantID: "t", clientIDs: []), "application (client) ID"),
-            (.microsoftMultiTenant(clientIDs: []), "application (client) ID"), (.firebase(projectID: ""), "project ID"),
+            (.apple(audiences: []), "bundle ID"), (.google(audiences: []), "OAuth client ID"),
+            (.facebook(audiences: []), "app ID"), (try .line(channelID: ""), "channel ID"),
+            (.microsoft(tenantID: "t", audiences: []), "application (client) ID"),
+            (.microsoftMultiTenant(audiences: []), "application (client) ID"), (.firebase(projectID: ""), "project ID"),
         ]
         for (preset, words) in presets {
             let problem = try XCTUnwrap(preset.audienceProblem, preset.provider)
             XCTAssertTrue(problem.contains(words), problem)
             XCTAssertTrue(problem.contains("provider \(preset.provider)"), problem)
         }
-        XCTAssertNil(ProviderPreset.google(clientIDs: ["c"]).audienceProblem)
-        XCTAssertNotNil(ProviderPreset.google(clientIDs: ["c", ""]).audienceProblem, "an empty client ID")
+        XCTAssertNil(ProviderPreset.google(audiences: ["c"]).audienceProblem)
+        XCTAssertNotNil(ProviderPreset.google(audiences: ["c", ""]).audienceProblem, "an empty client ID")
         XCTAssertNil(ProviderPreset.firebase(projectID: "p").audienceProblem)
     }
 
@@ -92,7 +92,7 @@ final class ProviderPresetAudienceTests: XCTestCase {
     /// where before the audience went unchecked and each verified.
     func testAPresetPolicyWithoutAudienceFailsClosed() throws {
         let cases: [(String, ClaimsPolicy)] = [
-            ("apple", .apple(audience: [])), ("google", .google(clientIDs: [])), ("facebook", .facebook(appIDs: [])),
+            ("apple", .apple(audiences: [])), ("google", .google(audiences: [])), ("facebook", .facebook(audiences: [])),
         ]
         for (provider, policy) in cases {
             let tokens = try RealTokenTests.load().filter { $0.provider == provider }

@@ -13,7 +13,7 @@ enum AttackFixtures {
     static let audience = "api://attack-suite"
 
     /// Pinned so that a regenerated or truncated fixture file is noticed.
-    static let expectedCaseCount = 446
+    static let expectedCaseCount = 447
     static let expectedValidCount = 64
 
     struct Policy: Decodable {

@@ -15,6 +15,7 @@ final class ErrorCodeTableTests: XCTestCase {
             (14, "crit_unsupported", .critUnsupported), (15, "bad_typ", .badTyp), (16, "bad_nonce", .badNonce),
             (17, "issued_in_future", .issuedInFuture), (18, "unknown_issuer", .unknownIssuer),
             (19, "keys_unavailable", .keysUnavailable), (20, "claim_requirement_failed", .claimRequirementFailed),
+            (21, "decryption_failed", .decryptionFailed),
         ]
         XCTAssertEqual(JWTErrorCode.allCases.count, expected.count, "a new code needs a row here (append only)")
         for (number, name, code) in expected {

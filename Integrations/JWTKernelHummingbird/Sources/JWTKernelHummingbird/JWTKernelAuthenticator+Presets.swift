@@ -10,7 +10,7 @@ extension JWTKernelAuthenticator {
     ///
     ///     let refresher = KeyRefresher(store: KeyStore())
     ///     let auth = try JWTKernelAuthenticator<AppContext>(
-    ///         presets: [.apple(audience: ["com.example.app"])], refresher: refresher) { token, _, _ in
+    ///         presets: [.apple(audiences: ["com.example.app"])], refresher: refresher) { token, _, _ in
     ///             User(appleID: token.subject ?? "")
     ///         }
     public init(

@@ -11,7 +11,7 @@ final class PresetAudienceTests: XCTestCase {
     func testAnAuthenticatorForAPresetWithoutAudienceIsRefused() {
         let refresher = KeyRefresher(store: KeyStore())
         for (preset, words) in [
-            (ProviderPreset.google(clientIDs: []), "OAuth client ID"), (.apple(audience: [""]), "empty audience"),
+            (ProviderPreset.google(audiences: []), "OAuth client ID"), (.apple(audiences: [""]), "empty audience"),
         ] {
             XCTAssertThrowsError(
                 try JWTKernelAuthenticator<BasicAuthRequestContext<VerifiedJWT>>(

@@ -24,7 +24,7 @@ extension Application.JWTKernel {
     public struct Provider<Kind: JWTKernelProviderKind>: Sendable {
         let kernel: Application.JWTKernel
 
-        /// Any preset under this provider's name: a mirror (`.apple(audience:).mirrored(at:)`), offline keys.
+        /// Any preset under this provider's name: a mirror (`.apple(audiences:).mirrored(at:)`), offline keys.
         public func configure(preset: ProviderPreset, cache: VerifiedTokenCache? = nil) throws(KeySourceError) {
             kernel.setProvider(Kind.name, try kernel.refresher.verifier(presets: [preset], cache: cache))
         }
@@ -35,17 +35,27 @@ extension Application.JWTKernel {
 }
 
 extension Application.JWTKernel.Provider where Kind == AppleProvider {
-    /// Sign in with Apple: `audience` is the app's bundle ID or the Services ID; `nonce` the SHA-256 hex of
+    /// Sign in with Apple: `audiences` are the app's bundle ID or the Services ID; `nonce` the SHA-256 hex of
     /// the raw nonce the app sent, when the route knows it.
+    public func configure(audiences: [String], nonce: String? = nil) throws(KeySourceError) {
+        try configure(preset: .apple(audiences: audiences, nonce: nonce))
+    }
+
+    @available(*, deprecated, renamed: "configure(audiences:nonce:)")
     public func configure(audience: [String], nonce: String? = nil) throws(KeySourceError) {
-        try configure(preset: .apple(audience: audience, nonce: nonce))
+        try configure(audiences: audience, nonce: nonce)
     }
 }
 
 extension Application.JWTKernel.Provider where Kind == GoogleProvider {
-    /// Google Sign-In: `clientIDs` are the OAuth client IDs tokens may be issued to.
+    /// Google Sign-In: `audiences` are the OAuth client IDs tokens may be issued to.
+    public func configure(audiences: [String], nonce: String? = nil) throws(KeySourceError) {
+        try configure(preset: .google(audiences: audiences, nonce: nonce))
+    }
+
+    @available(*, deprecated, renamed: "configure(audiences:nonce:)")
     public func configure(clientIDs: [String], nonce: String? = nil) throws(KeySourceError) {
-        try configure(preset: .google(clientIDs: clientIDs, nonce: nonce))
+        try configure(audiences: clientIDs, nonce: nonce)
     }
 }
 
@@ -57,8 +67,13 @@ extension Application.JWTKernel.Provider where Kind == FirebaseProvider {
 }
 
 extension Application.JWTKernel.Provider where Kind == MicrosoftProvider {
-    /// Microsoft identity platform tokens of one tenant for `clientIDs`.
+    /// Microsoft identity platform tokens of one tenant for `audiences` (its client IDs).
+    public func configure(tenantID: String, audiences: [String]) throws(KeySourceError) {
+        try configure(preset: .microsoft(tenantID: tenantID, audiences: audiences))
+    }
+
+    @available(*, deprecated, renamed: "configure(tenantID:audiences:)")
     public func configure(tenantID: String, clientIDs: [String]) throws(KeySourceError) {
-        try configure(preset: .microsoft(tenantID: tenantID, clientIDs: clientIDs))
+        try configure(tenantID: tenantID, audiences: clientIDs)
     }
 }

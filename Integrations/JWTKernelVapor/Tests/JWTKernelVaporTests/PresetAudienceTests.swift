@@ -7,15 +7,15 @@ import XCTVapor
 final class PresetAudienceTests: XCTestCase {
     func testProvidersWithoutAudienceAreRefused() async throws {
         let app = try await Application.make(.testing)
-        XCTAssertThrowsError(try app.jwtKernel.google.configure(clientIDs: [])) { error in
+        XCTAssertThrowsError(try app.jwtKernel.google.configure(audiences: [])) { error in
             XCTAssertEqual((error as? KeySourceError)?.reason, .badConfiguration)
             XCTAssertTrue("\(error)".contains("OAuth client ID"), "\(error)")
         }
-        XCTAssertThrowsError(try app.jwtKernel.apple.configure(audience: [""])) { error in
+        XCTAssertThrowsError(try app.jwtKernel.apple.configure(audiences: [""])) { error in
             XCTAssertTrue("\(error)".contains("empty audience"), "\(error)")
         }
-        XCTAssertThrowsError(try app.jwtKernel.microsoft.configure(tenantID: "t", clientIDs: []))
-        XCTAssertThrowsError(try app.jwtKernel.configure(presets: [.facebook(appIDs: [])]))
+        XCTAssertThrowsError(try app.jwtKernel.microsoft.configure(tenantID: "t", audiences: []))
+        XCTAssertThrowsError(try app.jwtKernel.configure(presets: [.facebook(audiences: [])]))
         XCTAssertNil(app.jwtKernel.google.verifier)
         XCTAssertNil(app.jwtKernel.apple.verifier)
         XCTAssertNil(app.jwtKernel.verifier)

@@ -25,7 +25,7 @@ final class ProviderLiveTests: XCTestCase {
         key = try OpenSSLRSAKey(kid: "apple-1")
         fixture.server.serve("/apple", json: try key.jwks())
         try fixture.app.jwtKernel.apple.configure(
-            preset: .apple(audience: ["com.example.app"]).mirrored(at: fixture.server.url("/apple")))
+            preset: .apple(audiences: ["com.example.app"]).mirrored(at: fixture.server.url("/apple")))
     }
 
     override func tearDown() async throws { try await fixture.shutdown() }
