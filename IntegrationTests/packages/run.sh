@@ -44,10 +44,10 @@ unmount_all() {
     for m in $(findmnt -rn -o TARGET | grep -F "$sysroot/" | sort -r); do umount "$m" || umount -l "$m"; done
 }
 stop_pidfile() {   # stop_pidfile FILE SIGNAL: a daemon of the chroot, by its pid file, waited for (/proc goes after)
-    local pid i
+    local pid _
     pid=$(cat "$1" 2>/dev/null) || return 0
     kill "-$2" "$pid" 2>/dev/null
-    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null
 }
 stop_nginx() { stop_pidfile "$sysroot/run/nginx.pid" QUIT; }

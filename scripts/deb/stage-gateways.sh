@@ -34,7 +34,7 @@ install -m 0644 gateways/envoy/example.yaml "$stage/usr/share/doc/envoy-jwtk-mod
 
 # HAProxy: built against Debian's liblua5.3-dev headers and not linked with liblua (HAProxy's copy serves it).
 install -d "$stage/usr/lib/$multiarch/lua/5.3" "$stage/usr/share/haproxy-jwtk" "$stage/usr/share/doc/haproxy-jwtk/examples"
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046
 $cc -std=c99 $cflags -fPIC -shared -Wall -Wextra -Werror -pedantic $(pkg-config --cflags lua5.3) \
     -I"$stage/usr/include" -o "$stage/usr/lib/$multiarch/lua/5.3/jwtk.so" gateways/haproxy/jwtk.c \
     $ldflags -L"$libdir" -ljwtk
