@@ -44,11 +44,12 @@ public struct ExtAuthzService: Envoy_Service_Auth_V3_Authorization.SimpleService
             var denied = Envoy_Service_Auth_V3_DeniedHttpResponse()
             denied.status.code = Int32(error.status.code)
             if let challenge = error.challenge { denied.headers = [Self.option("www-authenticate", challenge)] }
-            response.status.code = switch error.status.code {
-            case 401: 16   // UNAUTHENTICATED
-            case 503: 14   // UNAVAILABLE
-            default: 7     // PERMISSION_DENIED
-            }
+            response.status.code =
+                switch error.status.code {
+                case 401: 16  // UNAUTHENTICATED
+                case 503: 14  // UNAVAILABLE
+                default: 7  // PERMISSION_DENIED
+                }
             response.status.message = error.message
             response.deniedResponse = denied
         }

@@ -14,7 +14,8 @@ public struct ForwardAuthCheck: Sendable {
     public let configuration: ForwardAuthConfiguration
     public let counters: VerificationCounters?
 
-    public init(verifier: MultiIssuerVerifier, configuration: ForwardAuthConfiguration, counters: VerificationCounters?) {
+    public init(verifier: MultiIssuerVerifier, configuration: ForwardAuthConfiguration, counters: VerificationCounters?)
+    {
         self.verifier = verifier
         self.configuration = configuration
         self.counters = counters

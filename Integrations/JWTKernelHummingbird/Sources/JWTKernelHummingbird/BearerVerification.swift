@@ -1,7 +1,7 @@
 public import Hummingbird
-public import Logging
 public import JWTKernel
 public import JWTKernelServer
+public import Logging
 
 extension MultiIssuerVerifier {
     /// A bearer token verified as `JWTKernelAuthenticator` and the forward-auth agent verify it: synchronously

@@ -26,7 +26,8 @@ final class ExtAuthzProtoTests: XCTestCase {
     static let ok = "CgAaMRIXChMKCXgtand0LXN1YhIGdXNlci0xGAIqCXgtand0LXN1YioLeC1qd3QtZW1haWw="
 
     func testCheckRequestDecodesProtocsEncoding() throws {
-        let request = try Envoy_Service_Auth_V3_CheckRequest(serializedBytes: try XCTUnwrap(Data(base64Encoded: Self.checkRequest)))
+        let request = try Envoy_Service_Auth_V3_CheckRequest(
+            serializedBytes: try XCTUnwrap(Data(base64Encoded: Self.checkRequest)))
         let http = request.attributes.request.http
         XCTAssertEqual(http.id, "r1")
         XCTAssertEqual(http.method, "GET")
@@ -56,7 +57,7 @@ final class ExtAuthzProtoTests: XCTestCase {
 
     func testOkResponseEncodesAsProtocDoes() throws {
         var response = Envoy_Service_Auth_V3_CheckResponse()
-        response.status = Envoy_Service_Auth_V3_RpcStatus()   // code 0: OK, sent as an empty message
+        response.status = Envoy_Service_Auth_V3_RpcStatus()  // code 0: OK, sent as an empty message
         var ok = Envoy_Service_Auth_V3_OkHttpResponse()
         var sub = Envoy_Service_Auth_V3_HeaderValueOption()
         sub.header.key = "x-jwt-sub"

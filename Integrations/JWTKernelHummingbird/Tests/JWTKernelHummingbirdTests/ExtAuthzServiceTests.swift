@@ -35,7 +35,8 @@ final class ExtAuthzServiceTests: XCTestCase {
             request.attributes.request.http.headers = headers
         }
         let context = ServerContext(
-            descriptor: Envoy_Service_Auth_V3_Authorization.Method.Check.descriptor, remotePeer: "test", localPeer: "test",
+            descriptor: Envoy_Service_Auth_V3_Authorization.Method.Check.descriptor, remotePeer: "test",
+            localPeer: "test",
             cancellation: .init())
         return try await service().check(request: request, context: context)
     }
@@ -46,7 +47,8 @@ final class ExtAuthzServiceTests: XCTestCase {
             XCTAssertEqual(r.status.code, 0)
             guard case .okResponse(let ok)? = r.httpResponse else { return XCTFail("not ok: \(r)") }
             XCTAssertEqual(ok.headers.map { "\($0.header.key)=\($0.header.value)" }, ["x-jwt-sub=user-1"])
-            XCTAssertTrue(ok.headers.allSatisfy { $0.appendAction == .overwriteIfExistsOrAdd }, "a client's copy replaced")
+            XCTAssertTrue(
+                ok.headers.allSatisfy { $0.appendAction == .overwriteIfExistsOrAdd }, "a client's copy replaced")
             XCTAssertEqual(ok.headersToRemove, ["x-jwt-missing"], "a claim the token lacks: any client copy removed")
         }
     }
@@ -55,8 +57,10 @@ final class ExtAuthzServiceTests: XCTestCase {
         let cases: [([String: String], Int32, Int32, String?)] = [
             ([:], 401, 16, #"Bearer realm="api""#),
             (["authorization": "Bearer junk"], 401, 16, #"Bearer realm="api", error="invalid_token""#),
-            (["authorization": "Bearer " + fixture.token(audience: "other")], 401, 16,
-             #"Bearer realm="api", error="invalid_token""#),
+            (
+                ["authorization": "Bearer " + fixture.token(audience: "other")], 401, 16,
+                #"Bearer realm="api", error="invalid_token""#
+            ),
             (["authorization": "Bearer " + fixture.token(issuer: LiveFixture.downIssuer)], 503, 14, nil),
         ]
         for (headers, http, grpc, challenge) in cases {
@@ -64,7 +68,8 @@ final class ExtAuthzServiceTests: XCTestCase {
             XCTAssertEqual(r.status.code, grpc, "\(headers)")
             guard case .deniedResponse(let denied)? = r.httpResponse else { return XCTFail("not denied: \(r)") }
             XCTAssertEqual(denied.status.code, http)
-            XCTAssertEqual(denied.headers.first(where: { $0.header.key == "www-authenticate" })?.header.value, challenge)
+            XCTAssertEqual(
+                denied.headers.first(where: { $0.header.key == "www-authenticate" })?.header.value, challenge)
             XCTAssertFalse(denied.body.contains("junk"), "no token echoed")
         }
     }
