@@ -116,7 +116,8 @@ apache-test: deps
 clib-test: deps
 	./IntegrationTests/clib/run.sh
 
-# The Debian 12 packages (libjwtk0, libjwtk-dev, jwtk, libnginx-mod-http-jwtk, python3-jwtk) into OUT, built
+# The Debian 12 packages (libjwtk0, libjwtk-dev, jwtk, libnginx-mod-http-jwtk, python3-jwtk, envoy-jwtk-module,
+# haproxy-jwtk) into OUT, built
 # with debhelper in .build-deb/ and checked with lintian (docs/ARCHITECTURE.md, Debian packages).
 OUT ?= .build-deb/out
 deb: deps

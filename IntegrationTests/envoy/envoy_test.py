@@ -156,6 +156,47 @@ def upstream_headers(body):
         return None
 
 
+def admin_get(port, path):
+    st, _, body = raw_request(port, [], path)
+    return st, body.decode("utf-8", "replace")
+
+
+def check_stats(admin_port, counted):
+    """The module's counters against the answers this run got: every 200 and every RBAC 403 passed the module
+    (allowed); every 401, 503 and the claim-requirement 403 were its denials. Requests Envoy's codec refused
+    (400, 431) never reached it."""
+    st, text = admin_get(admin_port, "/stats?filter=dynamicmodulescustom")
+    stats = {}
+    for line in text.splitlines():
+        k, _, v = line.partition(": ")
+        if v.strip().isdigit():
+            stats[k] = int(v)
+    n = lambda status, lst=None: sum(c for (l, s), c in counted.items() if s == status and (lst is None or l == lst))
+    allowed = n(200) + n(403, "rbac")
+    denied = n(401) + n(503) + n(403, "file")
+    check("stats: /stats answers", st == 200, st)
+    check("stats: jwtk.allowed is the requests passed on", stats.get("dynamicmodulescustom.jwtk.allowed") == allowed,
+          (stats.get("dynamicmodulescustom.jwtk.allowed"), allowed))
+    by_reason = {k.rsplit(".", 1)[1]: v for k, v in stats.items() if k.startswith("dynamicmodulescustom.jwtk.denied.reason.")}
+    check("stats: jwtk.denied by reason sums to the requests refused", sum(by_reason.values()) == denied,
+          (by_reason, denied))
+    for reason, want in (("expired", 1), ("unknown_kid", 1), ("unknown_issuer", 1), ("bad_audience", 1),
+                         ("keys_unavailable", n(503)), ("claim_requirement_failed", 1)):
+        check(f"stats: denied reason {reason} = {want}", by_reason.get(reason) == want, by_reason)
+    check("stats: no_token and bad_signature counted", by_reason.get("no_token", 0) >= 10 and
+          by_reason.get("bad_signature", 0) >= 2, by_reason)
+    st, text = admin_get(admin_port, "/stats/prometheus")
+    prom = {}
+    for line in text.splitlines():
+        if line.startswith("envoy_dynamicmodulescustom_jwtk_"):
+            k, _, v = line.rpartition(" ")
+            prom[k] = int(v)
+    check("prometheus: jwtk_allowed", prom.get("envoy_dynamicmodulescustom_jwtk_allowed{}") == allowed, prom)
+    check("prometheus: jwtk_denied with a reason label, same numbers",
+          {k: v for k, v in prom.items() if "_denied{" in k} ==
+          {f'envoy_dynamicmodulescustom_jwtk_denied{{reason="{r}"}}': v for r, v in by_reason.items()}, prom)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--envoy")
@@ -219,6 +260,9 @@ def main():
                        claim_headers=claim_headers),
         "file": dict(base, jwks_file=jwks_file, realm='a "q" \\ b', claim_headers={"x-jwt-sub": "/sub"},
                      claims=[{"pointer": "/roles", "contains_all": ["admin"]}]),
+        # The payload in dynamic metadata as jwt_authn's payload_in_metadata, read by an RBAC filter after the
+        # module with a policy written for jwt_authn (its namespace, its key path).
+        "rbac": dict(base, jwks_file=jwks_file, realm=REALM, payload_in_metadata="jwt_payload"),
     }
     # The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json): a listener per configuration,
     # the configuration as written plus the module's own members (its key file for any issuer: "unrouted").
@@ -230,10 +274,24 @@ def main():
     for name, conf in corpus_doc["configurations"].items():
         configs["v-" + name] = dict(conf["config"], jwks_file=verdicts.keys_path(conf), realm=REALM,
                                     claim_headers=exported)
+    # RBAC after the module: allow sub "user-1" whose roles contain "admin" and whose address.country is "FR".
+    md = lambda path, value: {"metadata": {"filter": "envoy.filters.http.jwt_authn",
+                                           "path": [{"key": k} for k in ["jwt_payload"] + path], "value": value}}
+    rbac_filter = {"name": "envoy.filters.http.rbac", "typed_config": {
+        "@type": "type.googleapis.com/envoy.extensions.filters.http.rbac.v3.RBAC",
+        "rules": {"action": "ALLOW", "policies": {"jwt-users": {
+            "permissions": [{"any": True}],
+            "principals": [{"and_ids": {"ids": [
+                md(["sub"], {"string_match": {"exact": "user-1"}}),
+                md(["roles"], {"list_match": {"one_of": {"string_match": {"exact": "admin"}}}}),
+                # The same matcher in RBAC's newer spelling (sourced_metadata; `metadata` is deprecated).
+                {"sourced_metadata": {"metadata_matcher": md(["address", "country"],
+                                                             {"string_match": {"exact": "FR"}})["metadata"]}},
+            ]}}]}}}}}
     ports = {name: free_port() for name in configs}
     admin_port = free_port()
 
-    def listener(name, cfg):
+    def listener(name, cfg, after=()):
         return {
             "name": name,
             "address": {"socket_address": {"address": "127.0.0.1", "port_value": ports[name]}},
@@ -253,6 +311,7 @@ def main():
                             "filter_name": "jwtk",
                             "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue",
                                               "value": json.dumps(cfg)}}},
+                        *after,
                         {"name": "envoy.filters.http.router", "typed_config": {
                             "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}},
                     ]}}]}],
@@ -261,7 +320,7 @@ def main():
     bootstrap = {
         "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}},
         "static_resources": {
-            "listeners": [listener(n, c) for n, c in configs.items()],
+            "listeners": [listener(n, c, [rbac_filter] if n == "rbac" else []) for n, c in configs.items()],
             "clusters": [{"name": "upstream", "type": "STATIC", "connect_timeout": "1s",
                           "load_assignment": {"cluster_name": "upstream", "endpoints": [{"lb_endpoints": [
                               {"endpoint": {"address": {"socket_address": {
@@ -284,10 +343,12 @@ def main():
 
     try:
         good = keys.token()
+        counted = {}   # (listener, status) -> requests answered, for the counters' check
         deadline = time.time() + 20
         status = 0
         while time.time() < deadline and envoy.poll() is None:
             status, _, _ = raw_request(ports["good"], [b"Authorization: Bearer " + good.encode()], timeout=1)
+            counted[("good", status)] = counted.get(("good", status), 0) + 1
             if status == 200:
                 break
             time.sleep(0.1)
@@ -304,6 +365,7 @@ def main():
         def req(listener_name, headers, path="/"):
             t0 = time.time()
             r = raw_request(ports[listener_name], headers, path)
+            counted[(listener_name, r[0])] = counted.get((listener_name, r[0]), 0) + 1
             if time.time() - t0 > 0.5:
                 print(f"slow request ({time.time() - t0:.1f} s): {listener_name} {[l[:40] for l in headers[:3]]}")
             return r
@@ -355,6 +417,23 @@ def main():
         check("claim requirement not met: 403 insufficient_scope",
               st == 403 and hget(h, "www-authenticate") == 'Bearer realm="a \\"q\\" \\\\ b", error="insufficient_scope"',
               (st, h))
+
+        # payload_in_metadata read by RBAC (a policy written for jwt_authn): nested keys, a list, a string.
+        rbac_cases = [
+            ("sub user-1, roles admin, country FR: RBAC allows", keys.token(address={"country": "FR"}), 200),
+            ("another sub: RBAC denies", keys.token(sub="user-2", address={"country": "FR"}), 403),
+            ("roles without admin: RBAC denies", keys.token(roles=["dev"], address={"country": "FR"}), 403),
+            ("another country: RBAC denies", keys.token(address={"country": "DE"}), 403),
+            ("no address: RBAC denies", keys.token(), 403),
+        ]
+        for name, tok, want in rbac_cases:
+            st, h, body = req("rbac", [b"Authorization: Bearer " + tok.encode()])
+            check(f"metadata: {name}", st == want and (want == 200 or b"RBAC" in body), (st, body[:80]))
+        st, h, _ = req("rbac", [b"Authorization: Bearer " + keys.token(key=keys.other).encode()])
+        check("metadata: a bad token stops at the module (401), not RBAC", st == 401, st)
+        st, h, _ = req("rbac", [b"Authorization: Bearer " + keys.token(
+            address={"country": "FR"}, deep=[{"a": [1.5, None, True, {"b": "\u0000x"}]}], n=-1e300).encode()])
+        check("metadata: every JSON type encodes (200)", st == 200, st)
 
         # Forged and look-alike claim headers: removed, whatever the token says.
         forged = [b"X-Jwt-Sub: evil", b"x_jwt_sub: evil2", b"X_JWT_SUB: evil3", b"X-JWT-ROLES: root",
@@ -474,6 +553,8 @@ def main():
             else:
                 check(f"bad config {value[:40]!r}: refused with the module's reason",
                       r.returncode != 0 and "jwtk:" in out and "Backtrace" not in out, (r.returncode, out[-300:]))
+        # Counters through Envoy's stats: on /stats and /stats/prometheus, the numbers of this run.
+        check_stats(admin_port, counted)
         print(f"envoy ready in {t_ready:.1f} s; checks in {time.time() - t_start:.1f} s")
     finally:
         envoy.terminate()

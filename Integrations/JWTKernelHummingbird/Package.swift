@@ -21,6 +21,11 @@ let package = Package(
         // The forward-auth agent's command line and its /metrics text.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
+        // Envoy's ext_authz over gRPC (docs/ENVOY.md): the messages' code (generated once, committed) and the service.
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
         // Tests only: the loopback JWKS server and test keys shared with the Vapor integration.
         .package(name: "jwt-kernel-integration-testing", path: "../JWTKernelIntegrationTesting"),
     ],
@@ -34,6 +39,7 @@ let package = Package(
                 .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -45,6 +51,29 @@ let package = Package(
                 .product(name: "JWTKernelRemote", package: "jwt-kernel"),
                 .product(name: "JWTKernelServer", package: "jwt-kernel"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // envoy.service.auth.v3.Authorization: the Swift code of Protos/envoy_ext_authz.proto (Protos/generate.sh),
+        // the messages and the server side of the service.
+        .target(
+            name: "JWTKernelExtAuthzProto",
+            dependencies: [
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+            ]
+        ),
+        // The agent's ext_authz gRPC service over ForwardAuthCheck (docs/ENVOY.md).
+        .target(
+            name: "JWTKernelExtAuthz",
+            dependencies: [
+                "JWTKernelExtAuthzProto",
+                "JWTKernelForwardAuth",
+                "JWTKernelHummingbird",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -73,6 +102,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "JWTKernelIntegrationTesting", package: "jwt-kernel-integration-testing"),
+                "JWTKernelExtAuthzProto",
+                "JWTKernelExtAuthz",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
             ]
         ),
     ]

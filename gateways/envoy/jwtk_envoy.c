@@ -17,6 +17,17 @@
  *                                          4096 bytes, sets no header.
  *   "jwks_file": "/etc/envoy/jwks.json"    push mode: a key set read once when the configuration loads,
  *                                          for tokens of any issuer the verifier accepts
+ *   "payload_in_metadata": "jwt_payload"   the verified claims set as dynamic metadata, shaped as jwt_authn's
+ *                                          field of that name: namespace "envoy.filters.http.jwt_authn" (or
+ *                                          "metadata_namespace"), key "jwt_payload", value the claims as a
+ *                                          google.protobuf.Struct, so RBAC rules written for jwt_authn match
+ *   "metadata_namespace": "..."            the namespace of payload_in_metadata
+ *
+ * Counters (Envoy stats, defined per filter configuration, summed over configurations by name):
+ * "jwtk.allowed", and "jwtk.denied" with the label "reason" (the jwtk status name: no_token, expired,
+ * bad_signature, ...); Envoy shows them as dynamicmodulescustom.jwtk.allowed and
+ * dynamicmodulescustom.jwtk.denied.reason.<reason> on /stats, envoy_dynamicmodulescustom_jwtk_denied{reason=...}
+ * on /stats/prometheus.
  *
  * Process and threads: Envoy never forks; its worker threads exist before any filter configuration
  * is loaded. Each filter configuration owns one keystore and one verifier, built on the main thread in
@@ -41,6 +52,11 @@
 
 #define JWTK_ENVOY_EXPORT __attribute__((visibility("default")))
 #define CLAIM_VALUE_MAX 4096
+/* jwt_authn's filter name, the namespace its payload_in_metadata is written under. */
+#define JWT_AUTHN_NAMESPACE "envoy.filters.http.jwt_authn"
+/* JSON nesting the metadata encoding accepts: protobuf's default parse limit is 100 messages deep, and each
+ * JSON level costs up to three (Value, Struct, map entry). */
+#define METADATA_DEPTH_MAX 30
 
 typedef struct claim_header {
     char *name;          /* lower-case header name */
@@ -50,6 +66,12 @@ typedef struct claim_header {
 } claim_header;
 
 typedef struct filter_config {
+    size_t ctr_allowed, ctr_denied;   /* Envoy counter ids; valid when have_counters */
+    int have_counters;
+    char *payload_key;   /* payload_in_metadata, or NULL */
+    size_t payload_key_len;
+    char *md_ns;         /* its namespace */
+    size_t md_ns_len;
     jwtk_keystore *ks;
     jwtk_verifier *v;
     char *realm;
@@ -57,6 +79,11 @@ typedef struct filter_config {
     claim_header *claims;
     size_t n_claims;
 } filter_config;
+
+static envoy_dynamic_module_type_module_buffer mbuf_(const char *p, size_t n)
+{
+    return (envoy_dynamic_module_type_module_buffer){p, n};
+}
 
 /* ------------------------------------------------------------------------------------------------
  * Logging through Envoy ([dynamic_modules] logger).
@@ -165,8 +192,9 @@ static int hex4(const char *p, const char *end, unsigned *out)
     return 0;
 }
 
-/* Decodes the JSON string at s->p into a new NUL-terminated buffer (*out, *out_len). */
-static int read_string(scan *s, char **out, size_t *out_len)
+/* Decodes the JSON string at s->p into a new NUL-terminated buffer (*out, *out_len); "\u0000" is
+ * refused unless allow_nul (configuration strings never hold one; a claim may). */
+static int read_string_ex(scan *s, char **out, size_t *out_len, int allow_nul)
 {
     const char *start = s->p;
     if (skip_string(s)) return -1;
@@ -202,7 +230,7 @@ static int read_string(scan *s, char **out, size_t *out_len)
             } else if (cp >= 0xDC00 && cp < 0xE000) {
                 goto fail;
             }
-            if (cp == 0) goto fail;
+            if (cp == 0 && !allow_nul) goto fail;
             put_utf8(buf, &n, cp);   /* never longer than the 6 or 12 escape bytes it replaces */
             break;
         }
@@ -218,6 +246,170 @@ fail:
     return -1;
 }
 
+static int read_string(scan *s, char **out, size_t *out_len) { return read_string_ex(s, out, out_len, 0); }
+
+/* ------------------------------------------------------------------------------------------------
+ * The claims set as a google.protobuf.Struct (wire format), for payload_in_metadata. Envoy keeps
+ * dynamic metadata as Structs; jwt_authn writes the payload as one under its namespace, and RBAC's
+ * metadata matcher walks it by key. The input is the claims JSON libjwtk verified (jwtk_claim_at with the
+ * empty pointer), read with the scanner above. Struct = {1: map entry {1: key, 2: Value}}, Value = oneof
+ * {1: null (varint), 2: number (double), 3: string, 4: bool, 5: Struct, 6: ListValue {1: Value}}.
+ */
+typedef struct pbuf { unsigned char *p; size_t n, cap; int oom; } pbuf;
+
+static void pb_put(pbuf *b, const void *d, size_t n)
+{
+    if (b->oom) return;
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n) cap *= 2;
+        unsigned char *g = realloc(b->p, cap);
+        if (!g) { b->oom = 1; return; }
+        b->p = g;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->n, d, n);
+    b->n += n;
+}
+
+static void pb_varint(pbuf *b, uint64_t v)
+{
+    unsigned char tmp[10];
+    size_t n = 0;
+    do { tmp[n] = (unsigned char) (v & 0x7F); v >>= 7; if (v) tmp[n] |= 0x80; n++; } while (v);
+    pb_put(b, tmp, n);
+}
+
+/* A length-delimited field: tag byte, length, bytes. */
+static void pb_field(pbuf *b, unsigned char tag, const void *d, size_t n)
+{
+    pb_put(b, &tag, 1);
+    pb_varint(b, n);
+    pb_put(b, d, n);
+}
+
+static int pb_value(scan *s, pbuf *out, int depth);
+
+/* s->p at '{': appends the Struct's fields to out. */
+static int pb_struct(scan *s, pbuf *out, int depth)
+{
+    s->p++;
+    ws(s);
+    if (s->p < s->end && *s->p == '}') { s->p++; return 0; }
+    for (;;) {
+        char *key = NULL;
+        size_t key_len;
+        ws(s);
+        if (read_string_ex(s, &key, &key_len, 1)) return -1;
+        ws(s);
+        if (s->p >= s->end || *s->p != ':') { free(key); return -1; }
+        s->p++;
+        pbuf v = {0}, e = {0};
+        int rc = pb_value(s, &v, depth);
+        if (rc == 0) {
+            pb_field(&e, 0x0A, key, key_len);
+            pb_field(&e, 0x12, v.p, v.n);
+            pb_field(out, 0x0A, e.p, e.n);
+            rc = v.oom || e.oom ? -1 : 0;
+        }
+        free(key);
+        free(v.p);
+        free(e.p);
+        if (rc) return -1;
+        ws(s);
+        if (s->p >= s->end) return -1;
+        if (*s->p == ',') { s->p++; continue; }
+        if (*s->p == '}') { s->p++; return 0; }
+        return -1;
+    }
+}
+
+/* Appends one Value (its fields) for the JSON value at s->p. */
+static int pb_value(scan *s, pbuf *out, int depth)
+{
+    if (depth > METADATA_DEPTH_MAX) return -1;
+    ws(s);
+    if (s->p >= s->end) return -1;
+    char c = *s->p;
+    if (c == '{' || c == '[') {
+        pbuf in = {0};
+        int rc;
+        if (c == '{') rc = pb_struct(s, &in, depth + 1);
+        else {
+            s->p++;
+            ws(s);
+            rc = 0;
+            if (s->p < s->end && *s->p == ']') s->p++;
+            else for (;;) {
+                pbuf v = {0};
+                rc = pb_value(s, &v, depth + 1);
+                if (rc == 0) pb_field(&in, 0x0A, v.p, v.n);
+                rc = rc || v.oom;
+                free(v.p);
+                if (rc) break;
+                ws(s);
+                if (s->p < s->end && *s->p == ',') { s->p++; continue; }
+                if (s->p < s->end && *s->p == ']') { s->p++; break; }
+                rc = -1;
+                break;
+            }
+        }
+        if (rc == 0) pb_field(out, c == '{' ? 0x2A : 0x32, in.p, in.n);
+        free(in.p);
+        return rc || in.oom || out->oom ? -1 : 0;
+    }
+    if (c == '"') {
+        char *str = NULL;
+        size_t n;
+        if (read_string_ex(s, &str, &n, 1)) return -1;
+        pb_field(out, 0x1A, str, n);
+        free(str);
+        return out->oom ? -1 : 0;
+    }
+    const char *start = s->p;
+    if (skip_value(s, 0)) return -1;
+    size_t n = (size_t) (s->p - start);
+    if (n == 4 && !memcmp(start, "true", 4)) { pb_put(out, "\x20\x01", 2); return out->oom ? -1 : 0; }
+    if (n == 5 && !memcmp(start, "false", 5)) { pb_put(out, "\x20\x00", 2); return out->oom ? -1 : 0; }
+    if (n == 4 && !memcmp(start, "null", 4)) { pb_put(out, "\x08\x00", 2); return out->oom ? -1 : 0; }
+    char num[64];
+    if (n >= sizeof num || !(start[0] == '-' || (start[0] >= '0' && start[0] <= '9'))) return -1;
+    memcpy(num, start, n);
+    num[n] = 0;
+    char *endp;
+    double d = strtod(num, &endp);
+    if (endp != num + n) return -1;
+    unsigned char w[9];
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    w[0] = 0x11;   /* field 2, 64-bit */
+    for (int i = 0; i < 8; i++) w[1 + i] = (unsigned char) (bits >> (8 * i));
+    pb_put(out, w, 9);
+    return out->oom ? -1 : 0;
+}
+
+/* *out: the Struct {key: <claims object>}; 0, or -1 when the JSON is not an object or too deep. */
+static int claims_struct(const char *json, size_t len, const char *key, size_t key_len, pbuf *out)
+{
+    scan s = {json, json + len};
+    ws(&s);
+    if (s.p >= s.end || *s.p != '{') return -1;
+    pbuf v = {0}, e = {0};
+    int rc = pb_value(&s, &v, 0);
+    ws(&s);
+    if (rc == 0 && s.p == s.end) {
+        pb_field(&e, 0x0A, key, key_len);
+        pb_field(&e, 0x12, v.p, v.n);
+        pb_field(out, 0x0A, e.p, e.n);
+        rc = v.oom || e.oom || out->oom ? -1 : 0;
+    } else {
+        rc = -1;
+    }
+    free(v.p);
+    free(e.p);
+    return rc;
+}
+
 static int is_tchar(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -231,6 +423,8 @@ static void config_free(filter_config *c)
     jwtk_keystore_free(c->ks);
     for (size_t i = 0; i < c->n_claims; i++) { free(c->claims[i].name); free(c->claims[i].pointer); }
     free(c->claims);
+    free(c->payload_key);
+    free(c->md_ns);
     free(c->realm);
     free(c);
 }
@@ -335,7 +529,24 @@ static int load_jwks_file(filter_config *c, const char *path)
     return st == JWTK_OK ? 0 : -1;
 }
 
-static filter_config *config_new(const char *json, size_t len)
+/* Envoy's counters for this configuration: "jwtk.allowed", and "jwtk.denied" labelled with the reason. A host that
+ * refuses them (stats frozen) leaves the filter working without counters. */
+static void define_counters(envoy_dynamic_module_type_http_filter_config_envoy_ptr host, filter_config *c)
+{
+    envoy_dynamic_module_type_module_buffer reason = {"reason", 6};
+    c->have_counters =
+        envoy_dynamic_module_callback_http_filter_config_define_counter(host, mbuf_("jwtk.allowed", 12), NULL, 0,
+                                                                        &c->ctr_allowed) ==
+            envoy_dynamic_module_type_metrics_result_Success &&
+        envoy_dynamic_module_callback_http_filter_config_define_counter(host, mbuf_("jwtk.denied", 11), &reason, 1,
+                                                                        &c->ctr_denied) ==
+            envoy_dynamic_module_type_metrics_result_Success;
+    if (!c->have_counters)
+        logf_(envoy_dynamic_module_type_log_level_Warn, "jwtk: Envoy refused the counters; running without them");
+}
+
+static filter_config *config_new(envoy_dynamic_module_type_http_filter_config_envoy_ptr host, const char *json,
+                                 size_t len)
 {
     filter_config *c = calloc(1, sizeof *c);
     char *rest = malloc(len + 2);
@@ -369,6 +580,14 @@ static filter_config *config_new(const char *json, size_t len)
             if (read_string(&s, &c->realm, &c->realm_len)) goto syntax;
         } else if (key_len == 13 && !memcmp(key, "claim_headers", 13)) {
             if (parse_claim_headers(&s, c)) goto syntax;
+        } else if (key_len == 19 && !memcmp(key, "payload_in_metadata", 19)) {
+            free(c->payload_key);
+            c->payload_key = NULL;
+            if (read_string(&s, &c->payload_key, &c->payload_key_len) || c->payload_key_len == 0) goto syntax;
+        } else if (key_len == 18 && !memcmp(key, "metadata_namespace", 18)) {
+            free(c->md_ns);
+            c->md_ns = NULL;
+            if (read_string(&s, &c->md_ns, &c->md_ns_len) || c->md_ns_len == 0) goto syntax;
         } else if (key_len == 9 && !memcmp(key, "jwks_file", 9)) {
             size_t l;
             free(jwks_file);
@@ -394,6 +613,15 @@ static filter_config *config_new(const char *json, size_t len)
         c->realm_len = 3;
         if (!c->realm) goto fail;
     }
+    if (c->md_ns && !c->payload_key) {
+        logf_(envoy_dynamic_module_type_log_level_Error, "jwtk: metadata_namespace needs payload_in_metadata");
+        goto fail;
+    }
+    if (c->payload_key && !c->md_ns) {
+        c->md_ns = strdup(JWT_AUTHN_NAMESPACE);
+        c->md_ns_len = strlen(JWT_AUTHN_NAMESPACE);
+        if (!c->md_ns) goto fail;
+    }
     if (jwtk_keystore_new(&c->ks) != JWTK_OK) goto fail;
     jwtk_ctx_new(&ctx);
     int st = jwtk_verifier_new_ex(rest, rest_len, c->ks, ctx, &c->v);
@@ -410,13 +638,15 @@ static filter_config *config_new(const char *json, size_t len)
             goto fail;
         }
     }
+    define_counters(host, c);
     jwtk_ctx_free(ctx);
     free(rest);
     free(jwks_file);
     return c;
 syntax:
     logf_(envoy_dynamic_module_type_log_level_Error,
-          "jwtk: the filter config is not valid JSON (or a realm, claim_headers or jwks_file member is malformed) "
+          "jwtk: the filter config is not valid JSON (or a realm, claim_headers, jwks_file, payload_in_metadata or "
+          "metadata_namespace member is malformed) "
           "near byte %zu", (size_t) (s.p - json));
 fail:
     jwtk_ctx_free(ctx);
@@ -456,10 +686,7 @@ static jwtk_ctx *thread_ctx(void)
 #define CONTINUE envoy_dynamic_module_type_on_http_filter_request_headers_status_Continue
 #define STOP envoy_dynamic_module_type_on_http_filter_request_headers_status_StopIteration
 
-static envoy_dynamic_module_type_module_buffer mbuf(const char *p, size_t n)
-{
-    return (envoy_dynamic_module_type_module_buffer){p, n};
-}
+#define mbuf mbuf_
 
 /* Answers `status` with its HTTP status and challenge (none for 503 and 500). */
 static void deny(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const filter_config *c, int status)
@@ -476,7 +703,12 @@ static void deny(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const filte
     envoy_dynamic_module_type_module_http_header hdr = {"www-authenticate", 16, buf, out};
     size_t n_hdr = (st == JWTK_OK && buf && out > 0) ? 1 : 0;
     char details[64];
-    int dl = snprintf(details, sizeof details, "jwtk_%s", status == JWTK_E_NO_TOKEN ? "no_token" : jwtk_status_name(status));
+    const char *reason = status == JWTK_E_NO_TOKEN ? "no_token" : jwtk_status_name(status);
+    int dl = snprintf(details, sizeof details, "jwtk_%s", reason);
+    if (c->have_counters) {
+        envoy_dynamic_module_type_module_buffer label = {reason, strlen(reason)};
+        envoy_dynamic_module_callback_http_filter_increment_counter(fe, c->ctr_denied, &label, 1, 1);
+    }
     envoy_dynamic_module_callback_http_send_response(fe, (uint32_t) http, n_hdr ? &hdr : NULL, n_hdr, mbuf(NULL, 0),
                                                      mbuf(details, dl > 0 ? (size_t) dl : 0));
     if (buf != small) free(buf);
@@ -550,6 +782,23 @@ static int renderable(const char *p, size_t n)
     return 1;
 }
 
+/* The verified claims under c->md_ns as {payload_key: claims}, as jwt_authn's payload_in_metadata. */
+static int set_payload_metadata(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const filter_config *c,
+                                jwtk_ctx *ctx)
+{
+    jwtk_str claims = {NULL, 0};
+    int type = JWTK_JSON_NONE;
+    if (jwtk_claim_at(ctx, NULL, 0, 0, &claims, &type) != JWTK_OK || type != JWTK_JSON_OBJECT || !claims.ptr)
+        return -1;
+    pbuf st = {0};
+    int rc = claims_struct(claims.ptr, claims.len, c->payload_key, c->payload_key_len, &st);
+    if (rc == 0)
+        envoy_dynamic_module_callback_http_set_dynamic_metadata_struct(fe, mbuf(c->md_ns, c->md_ns_len),
+                                                                       mbuf((const char *) st.p, st.n));
+    free(st.p);
+    return rc;
+}
+
 static envoy_dynamic_module_type_on_http_filter_request_headers_status
 on_request_headers(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const filter_config *c)
 {
@@ -570,6 +819,12 @@ on_request_headers(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const fil
     }
     int st = jwtk_verify(c->v, ctx, token.ptr, token.len, 0, NULL);
     if (st != JWTK_OK) { deny(fe, c, st); return STOP; }
+    if (c->payload_key && set_payload_metadata(fe, c, ctx)) {
+        /* Fail closed: an RBAC rule of action DENY would not see claims that are not there. */
+        logf_(envoy_dynamic_module_type_log_level_Error, "jwtk: payload_in_metadata: the claims could not be encoded");
+        deny(fe, c, JWTK_E_NULL);
+        return STOP;
+    }
     for (size_t i = 0; i < c->n_claims; i++) {
         jwtk_str v = {NULL, 0};
         int type = JWTK_JSON_NONE;
@@ -579,6 +834,7 @@ on_request_headers(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const fil
         envoy_dynamic_module_callback_http_set_header(fe, REQ, mbuf(c->claims[i].name, c->claims[i].name_len),
                                                       mbuf(v.ptr, v.len));
     }
+    if (c->have_counters) envoy_dynamic_module_callback_http_filter_increment_counter(fe, c->ctr_allowed, NULL, 0, 1);
     return CONTINUE;
 }
 
@@ -597,13 +853,12 @@ envoy_dynamic_module_on_http_filter_config_new(envoy_dynamic_module_type_http_fi
                                                envoy_dynamic_module_type_envoy_buffer name,
                                                envoy_dynamic_module_type_envoy_buffer config)
 {
-    (void) host;
     (void) name;   /* one filter: any filter_name */
     if (!config.ptr || config.length == 0) {
         logf_(envoy_dynamic_module_type_log_level_Error, "jwtk: filter_config is required (a JSON object)");
         return NULL;
     }
-    return config_new(config.ptr, config.length);
+    return config_new(host, config.ptr, config.length);
 }
 
 JWTK_ENVOY_EXPORT void envoy_dynamic_module_on_http_filter_config_destroy(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make deb OUT=DIR: the Debian 12 packages libjwtk0, libjwtk-dev, jwtk, libnginx-mod-http-jwtk,
-# libapache2-mod-auth-jwtk and python3-jwtk,
+# libapache2-mod-auth-jwtk, python3-jwtk, envoy-jwtk-module and haproxy-jwtk,
 # one version for all, written to DIR and checked with lintian (any error fails; warnings are printed).
 # The build happens in .build-deb/: stage.sh compiles into .build-deb/pkg/stage, then dpkg-buildpackage
 # packages it from packaging/debian (copied there, so nothing is written into the tree).
@@ -16,6 +16,8 @@ version=$(tr -d '[:space:]' < VERSION)
 # Debian's tools for the packaging (Build-Depends of packaging/debian/control) and lintian.
 ./scripts/apt-deps.sh dpkg-dev debhelper dh-python python3 nginx nginx-dev apache2-dev libssl-dev libxxhash-dev \
     libcurl4-openssl-dev pkgconf help2man lintian >/dev/null
+# The gateway modules' (scripts/deb/stage-gateways.sh): Lua 5.3's headers, and haproxy for haproxy-jwtk's Depends.
+./scripts/apt-deps.sh liblua5.3-dev >/dev/null
 
 pkg=$root/.build-deb/pkg
 rm -rf "$pkg" "$root"/.build-deb/*.deb "$root"/.build-deb/*.changes "$root"/.build-deb/*.buildinfo
@@ -48,7 +50,7 @@ t2=$SECONDS
 
 mkdir -p "$out"
 debs=()
-for p in libjwtk0 libjwtk-dev jwtk libnginx-mod-http-jwtk libapache2-mod-auth-jwtk python3-jwtk; do
+for p in libjwtk0 libjwtk-dev jwtk libnginx-mod-http-jwtk libapache2-mod-auth-jwtk python3-jwtk envoy-jwtk-module haproxy-jwtk; do
     f=$(ls "$root"/.build-deb/"${p}_${version}"_*.deb)
     cp "$f" "$out/"
     debs+=("$out/$(basename "$f")")

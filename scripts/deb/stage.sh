@@ -7,6 +7,7 @@
 #   mod_auth_jwtk.so                             gateways/apache/build.sh, against the staged library, no RPATH
 #   /usr/bin/jwtk                                the CLI, Swift standard library and Foundation static
 #   /usr/lib/python3/dist-packages/jwtk.py       the binding, which loads libjwtk.so.0 by its SONAME
+#   the Envoy and HAProxy modules                scripts/deb/stage-gateways.sh
 # Swift builds have their own scratch paths, so the default .build stays as it is: the library's is install.sh's
 # (.build-clib, as make install, the C library tests and the ABI check use: same flags, so built once for all),
 # the CLI's .build-deb/cli.
@@ -48,4 +49,7 @@ install -D -m 0755 "$cli" "$stage/usr/bin/jwtk"
 strip --strip-unneeded "$stage/usr/bin/jwtk"
 
 install -D -m 0644 bindings/python/jwtk.py "$stage/usr/lib/python3/dist-packages/jwtk.py"
+
+# The Envoy and HAProxy modules (their own script, so each gateway's packaging stays separable).
+./scripts/deb/stage-gateways.sh "$stage"
 echo "staged under $stage"

@@ -17,7 +17,9 @@
  * `envoy_dynamic_modules_abi_version` variable are dropped. The upstream file is 731,699 bytes and covers
  * every kind of module (network, listener, cluster, bootstrap, ...); see gateways/envoy/abi/README.md for
  * the version facts (Envoy 1.40.0 itself reports ABI "v0.2.0" and accepts "v0.1.0" modules with a
- * deprecation warning) and for how to refresh this excerpt.
+ * deprecation warning) and for how to refresh this excerpt. One declaration at the end,
+ * envoy_dynamic_module_callback_http_set_dynamic_metadata_struct, is not from that header (it is newer):
+ * its comment says where it comes from.
  */
 #pragma once
 
@@ -90,6 +92,13 @@ typedef enum envoy_dynamic_module_type_http_stream_reset_reason {
   envoy_dynamic_module_type_http_stream_reset_reason_RemoteRefusedStreamReset,
   envoy_dynamic_module_type_http_stream_reset_reason_ProtocolError,
 } envoy_dynamic_module_type_http_stream_reset_reason;
+
+typedef enum envoy_dynamic_module_type_metrics_result {
+  envoy_dynamic_module_type_metrics_result_Success,
+  envoy_dynamic_module_type_metrics_result_MetricNotFound,
+  envoy_dynamic_module_type_metrics_result_InvalidLabels,
+  envoy_dynamic_module_type_metrics_result_Frozen,
+} envoy_dynamic_module_type_metrics_result;
 
 /* ==================================== Common hooks and callbacks ==================================== */
 
@@ -278,3 +287,35 @@ void envoy_dynamic_module_callback_http_send_response(
     envoy_dynamic_module_type_http_filter_envoy_ptr filter_envoy_ptr, uint32_t status_code,
     envoy_dynamic_module_type_module_http_header* headers_vector, size_t headers_vector_size,
     envoy_dynamic_module_type_module_buffer body, envoy_dynamic_module_type_module_buffer details);
+
+/* ---------------------------------- Metrics ---------------------------------- */
+
+/* Main thread, in on_http_filter_config_new: defines a counter template with the given label names; its
+ * id goes to *counter_id_ptr. */
+envoy_dynamic_module_type_metrics_result
+envoy_dynamic_module_callback_http_filter_config_define_counter(
+    envoy_dynamic_module_type_http_filter_config_envoy_ptr filter_config_envoy_ptr,
+    envoy_dynamic_module_type_module_buffer name,
+    envoy_dynamic_module_type_module_buffer* label_names, size_t label_names_length,
+    size_t* counter_id_ptr);
+
+/* Worker thread: increments a counter defined by the configuration that made this filter;
+ * label_values_length must equal the number of label names it was defined with. */
+envoy_dynamic_module_type_metrics_result
+envoy_dynamic_module_callback_http_filter_increment_counter(
+    envoy_dynamic_module_type_http_filter_envoy_ptr filter_envoy_ptr, size_t id,
+    envoy_dynamic_module_type_module_buffer* label_values, size_t label_values_length,
+    uint64_t value);
+
+/* ---------------------------------- Dynamic metadata ---------------------------------- */
+
+/* NOT in the v0.1.0 header this excerpt was taken from: Envoy 1.40 exports it (ABI v0.2.0), and its
+ * changelog describes it as setting "an entire dynamic metadata namespace from a serialized
+ * google.protobuf.Struct in one call". The declaration is read off the 1.40.0 binary's code
+ * (objdump of the exported symbol: the filter in rdi, the namespace buffer in rsi:rdx, handed to the same
+ * namespace lookup as set_dynamic_metadata_string_batch, and the Struct bytes in rcx:r8, handed to
+ * ParseFromArray); the return value is not used. IntegrationTests/envoy checks that the binary exports it and
+ * that an RBAC filter reads what the module sets through it. gateways/envoy/abi/README.md says more. */
+void envoy_dynamic_module_callback_http_set_dynamic_metadata_struct(
+    envoy_dynamic_module_type_http_filter_envoy_ptr filter_envoy_ptr,
+    envoy_dynamic_module_type_module_buffer ns, envoy_dynamic_module_type_module_buffer serialized_struct);

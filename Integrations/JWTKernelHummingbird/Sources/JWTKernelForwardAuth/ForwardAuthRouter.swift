@@ -39,24 +39,16 @@ public enum ForwardAuthRouter {
         return router
     }
 
-    /// One check: the token from the configured sources, verified (and counted), the claim headers.
+    /// One check over HTTP: `ForwardAuthCheck`'s decision as a response.
     struct Check: Sendable {
-        let verifier: MultiIssuerVerifier
-        let configuration: ForwardAuthConfiguration
-        let counters: VerificationCounters?
+        let decision: ForwardAuthCheck
+
+        init(verifier: MultiIssuerVerifier, configuration: ForwardAuthConfiguration, counters: VerificationCounters?) {
+            decision = ForwardAuthCheck(verifier: verifier, configuration: configuration, counters: counters)
+        }
 
         func answer(_ request: Request, _ context: BasicRequestContext) throws -> Response {
-            // The first source that has a token decides (a bad one there is refused, not passed over).
-            let found = configuration.tokenSources.lazy.compactMap { $0.token(in: request.headers) }.first
-            guard let token = found else { throw BearerError.missingToken(realm: configuration.realm) }
-            let verified = try verifier.verifyBearer(
-                token, realm: configuration.realm, counters: counters, context: context)
-            var headers = HTTPFields()
-            // Every configured header, empty for a claim without a value: Caddy 2.6's copy_headers sets the
-            // upstream header to its literal placeholder ("{http.reverse_proxy.header.X-Jwt-Email}") when the
-            // answer lacks it, and an empty value is what nginx's auth_request_set and proxy_set_header drop.
-            for claim in configuration.claimHeaders { headers[claim.header] = claim.value(in: verified) ?? "" }
-            return Response(status: .ok, headers: headers)
+            Response(status: .ok, headers: try decision.claimHeaders(for: request.headers, logger: context.logger))
         }
     }
 }
