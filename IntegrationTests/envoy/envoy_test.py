@@ -473,16 +473,6 @@ def main():
             check(f"corpus {case['name']!r}: 401 {want}", st == 401 and hget(h, "www-authenticate") == want,
                   (st, hget(h, "www-authenticate")))
         check("corpus: most cases carried", ran >= len(corpus) - 3, f"{ran} of {len(corpus)}")
-        # The verdict corpus: HTTP status, the challenge's error=, and the claim headers the upstream gets.
-        def send(case):
-            st, h, body = req("v-" + case["configuration"], [b"Authorization: Bearer " + case["token"].encode()])
-            seen = dict(upstream_headers(body) or []) if st == 200 else {}
-            return st, hget(h, "www-authenticate"), {c: seen.get(hdr) for hdr, c in exported.items()}, None
-        agreed, problems = verdicts.run_gateway("envoy", send)
-        for p in problems:
-            check("verdicts: " + p, False)
-        check("verdicts: every case as the corpus says", not problems)
-        print(f"verdicts (envoy): {agreed} of {len(corpus_doc['cases'])} cases as the corpus says")
         # The corpus's valid shapes with a real token.
         for prefix in (b"Bearer ", b"bearer ", b"BEARER ", b"Bearer    "):
             st, _, _ = req("good", [b"Authorization: " + prefix + good.encode() + b"  "])
@@ -555,6 +545,17 @@ def main():
                       r.returncode != 0 and "jwtk:" in out and "Backtrace" not in out, (r.returncode, out[-300:]))
         # Counters through Envoy's stats: on /stats and /stats/prometheus, the numbers of this run.
         check_stats(admin_port, counted)
+        # The verdict corpus: HTTP status, the challenge's error=, and the claim headers the upstream gets. After
+        # the counters' check, which counts this run's own requests only.
+        def send(case):
+            st, h, body = req("v-" + case["configuration"], [b"Authorization: Bearer " + case["token"].encode()])
+            seen = dict(upstream_headers(body) or []) if st == 200 else {}
+            return st, hget(h, "www-authenticate"), {c: seen.get(hdr) for hdr, c in exported.items()}, None
+        agreed, problems = verdicts.run_gateway("envoy", send)
+        for p in problems:
+            check("verdicts: " + p, False)
+        check("verdicts: every case as the corpus says", not problems)
+        print(f"verdicts (envoy): {agreed} of {len(corpus_doc['cases'])} cases as the corpus says")
         print(f"envoy ready in {t_ready:.1f} s; checks in {time.time() - t_start:.1f} s")
     finally:
         envoy.terminate()
