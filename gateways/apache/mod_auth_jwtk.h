@@ -14,6 +14,13 @@
 #ifndef MOD_AUTH_JWTK_H
 #define MOD_AUTH_JWTK_H
 
+/* Strict C99 (-std=c99) hides PATH_MAX, and APR's apr.h then stops on a #warning: ask for POSIX first. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <strings.h>   /* strcasecmp, strncasecmp: POSIX's header, which strict C99 does not pull in */
+
 #include "httpd.h"
 #include "http_config.h"
 #include "apr_tables.h"
