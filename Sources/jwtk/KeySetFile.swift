@@ -19,8 +19,12 @@ enum KeySetFile {
         var keys: [VerificationKey] = []
         var rejected: [KeyError] = []
         for path in paths {
-            let set = try loadReporting(path, allowShortHMACSecrets: allowShortHMACSecrets)
-            if set.keys.isEmpty && paths.count > 1 { warn("\(path): no usable key in this file") }
+            // One file: its own error names it. Several: the union decides, a file adding nothing is named.
+            let set =
+                paths.count == 1
+                ? try load(path, allowShortHMACSecrets: allowShortHMACSecrets)
+                : try loadReporting(path, allowShortHMACSecrets: allowShortHMACSecrets)
+            if set.keys.isEmpty { warn("\(path): no usable key in this file") }
             keys += set.keys
             rejected += set.rejected
         }
