@@ -1084,8 +1084,8 @@ ngx_http_jwtk_check_kinds_conf(ngx_conf_t *cf,
     ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
         "location \"%V\": auth_jwt_type %s verifies signed tokens and its "
         "key files (auth_jwt_key_file \"%V\"%s) hold decryption keys only: "
-        "add the issuer's signature keys (an auth_jwt_key_file of public "
-        "keys at this level), or set auth_jwt_type encrypted",
+        "add a key file of the issuer's public keys beside them, or set "
+        "auth_jwt_type encrypted",
         &label, types[conf->type], &files,
         keys->fixed != NULL && keys->fixed->nelts > 1 ? " and the others"
                                                        : "");
