@@ -206,11 +206,10 @@ ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
     ngx_free(verify);
 
     /* Each of those documents held decryption keys alone: this cannot
-     * fail. With no signature key, ctx's message is then this load's (the
-     * decryption keys refused), not why the documents are no signature
-     * keys. */
-    if (jwtk_keystore_load_decryption_keys_many(ks, docs, n,
-                                                m == 0 ? ctx : NULL)
+     * fail. With no signature key (m == 0), ctx's message stays why the
+     * documents are no signature keys: a signed location refused on them
+     * says it (a PEM private key: give its public key). */
+    if (jwtk_keystore_load_decryption_keys_many(ks, docs, n, NULL)
         == JWTK_OK)
     {
         *kinds |= NGX_HTTP_JWTK_KEYS_DECRYPT;
@@ -372,18 +371,19 @@ ngx_http_jwtk_free_bodies(void *data)
 
 
 /* Publishes the level's files and every subrequest answer held; the kinds
- * published are added to the level's (a kind not published keeps its old
- * keys). */
+ * published (`kinds`) are added to the level's (a kind not published keeps
+ * its old keys). */
 static int
 ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys,
-    jwtk_ctx *ctx)
+    jwtk_ctx *ctx, ngx_uint_t *kinds)
 {
     ngx_uint_t                    i, n, total;
     ngx_str_t                    *file;
     ngx_http_jwtk_key_request_t  *kr;
     jwtk_str                     *docs;
-    ngx_uint_t                    kinds;
     int                           st;
+
+    *kinds = 0;
 
     total = (keys->files ? keys->files->nelts : 0)
             + (keys->requests ? keys->requests->nelts : 0);
@@ -421,9 +421,9 @@ ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys,
         return JWTK_OK;
     }
 
-    st = ngx_http_jwtk_load_keys(keys->keystore, docs, n, ctx, &kinds);
+    st = ngx_http_jwtk_load_keys(keys->keystore, docs, n, ctx, kinds);
     if (st == JWTK_OK) {
-        keys->kinds |= kinds;
+        keys->kinds |= *kinds;
     }
 
     return st;
@@ -526,6 +526,7 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_key_source_t  **kf;
     ngx_pool_cleanup_t           *cln;
     ngx_array_t                  *fixed_files;
+    ngx_uint_t                    kinds;
     jwtk_ctx                     *ctx;
     int                           st;
 
@@ -575,7 +576,7 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
 
     if (keys->files->nelts != 0) {
-        st = ngx_http_jwtk_publish(cf->pool, keys, ctx);
+        st = ngx_http_jwtk_publish(cf->pool, keys, ctx, &kinds);
         if (st != JWTK_OK) {
             ngx_http_jwtk_key_files_refused(cf, fixed_files, keys->files,
                                             ctx, st);
@@ -584,9 +585,19 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
         kf = fixed_files->elts;
 
-        if (jwtk_ctx_errmsg(ctx)[0] != '\0'
-            && keys->kinds != (NGX_HTTP_JWTK_KEYS_VERIFY
-                               | NGX_HTTP_JWTK_KEYS_DECRYPT))
+        if (!(kinds & NGX_HTTP_JWTK_KEYS_VERIFY)) {
+            /* Decryption keys only: no warning (a level of them is right
+             * for encrypted locations); why they are no signature keys is
+             * kept for the refusal of a location that needs some. */
+            keys->no_verify.data = (u_char *) jwtk_ctx_errmsg(ctx);
+            keys->no_verify.len = ngx_strlen(keys->no_verify.data);
+            keys->no_verify.data = ngx_pstrdup(cf->pool, &keys->no_verify);
+            if (keys->no_verify.data == NULL) {
+                return NGX_CONF_ERROR;
+            }
+
+        } else if (jwtk_ctx_errmsg(ctx)[0] != '\0'
+                   && !(kinds & NGX_HTTP_JWTK_KEYS_DECRYPT))
         {
             ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0]->place, 0,
                                       "auth_jwt_key_file \"%V\"%s: keys "
@@ -796,7 +807,7 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
 {
     ngx_http_jwtk_keys_t         *keys = policy->keys;
     ngx_http_jwtk_key_request_t  *kr, *docs;
-    ngx_uint_t                    n;
+    ngx_uint_t                    n, kinds;
     jwtk_ctx                     *jctx;
     time_t                        now;
     ngx_int_t                     rc;
@@ -882,9 +893,9 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
     jctx = ngx_http_jwtk_worker_ctx();
 
     if (ctx->set != NULL) {
-        st = ngx_http_jwtk_load_set(r, keys, ctx->set, jctx);
+        st = ngx_http_jwtk_load_set(r, ctx->set, keys, jctx, &kinds);
     } else {
-        st = ngx_http_jwtk_publish(r->pool, keys, jctx);
+        st = ngx_http_jwtk_publish(r->pool, keys, jctx, &kinds);
     }
 
     ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
@@ -900,7 +911,11 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    if (jwtk_ctx_errmsg(jctx)[0] != '\0') {
+    /* (without signature keys the message says why there are none: a
+     * location needing some answers 500, ngx_http_jwtk_check_kinds) */
+    if (jwtk_ctx_errmsg(jctx)[0] != '\0'
+        && (kinds & NGX_HTTP_JWTK_KEYS_VERIFY))
+    {
         ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
                       "jwtk: key sources: keys skipped or loaded with a "
                       "warning: %s",
@@ -1069,6 +1084,10 @@ ngx_http_jwtk_check_kinds_conf(ngx_conf_t *cf,
         ngx_str_set(&files, "(none)");
     }
 
+    if (keys->no_verify.len == 0) {
+        ngx_str_set(&keys->no_verify, "none given");
+    }
+
     if (missing & NGX_HTTP_JWTK_KEYS_DECRYPT) {
         ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
             "location \"%V\": auth_jwt_type %s needs decryption keys and its "
@@ -1083,12 +1102,13 @@ ngx_http_jwtk_check_kinds_conf(ngx_conf_t *cf,
 
     ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
         "location \"%V\": auth_jwt_type %s verifies signed tokens and its "
-        "key files (auth_jwt_key_file \"%V\"%s) hold decryption keys only: "
-        "add a key file of the issuer's public keys beside them, or set "
-        "auth_jwt_type encrypted",
+        "key files (auth_jwt_key_file \"%V\"%s) hold decryption keys only "
+        "(as signature keys: %V): add a key file of the issuer's public keys "
+        "beside them, or set auth_jwt_type encrypted",
         &label, types[conf->type], &files,
         keys->fixed != NULL && keys->fixed->nelts > 1 ? " and the others"
-                                                       : "");
+                                                       : "",
+        &keys->no_verify);
     return NGX_CONF_ERROR;
 }
 
@@ -1114,8 +1134,9 @@ ngx_http_jwtk_check_kinds(ngx_http_request_t *r,
     }
 
     ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                  "jwtk: the key sources of location \"%V\" hold no %s keys, "
-                  "which its auth_jwt_type needs: 500", &policy->label,
+                  "jwtk: location \"%V\": its key sources "
+                  "(auth_jwt_key_file, auth_jwt_key_request) hold no %s "
+                  "keys, which its auth_jwt_type needs: 500", &policy->label,
                   missing & NGX_HTTP_JWTK_KEYS_DECRYPT ? "decryption"
                                                        : "signature");
 

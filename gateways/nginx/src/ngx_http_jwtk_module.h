@@ -133,6 +133,9 @@ typedef struct {
     jwtk_stats     last;        /* this worker's counters, last published */
     ngx_uint_t     kinds;       /* NGX_HTTP_JWTK_KEYS_*: the kinds of key the
                                    keystore holds from the documents */
+    ngx_str_t      no_verify;   /* the fixed key files hold no signature
+                                   key: libjwtk's reason, for the refusal
+                                   of a location needing some */
     unsigned       subrequests:1;   /* any auth_jwt_key_request */
 } ngx_http_jwtk_keys_t;
 
@@ -312,8 +315,8 @@ ngx_int_t ngx_http_jwtk_choose_set(ngx_http_request_t *r,
 ngx_int_t ngx_http_jwtk_read_key_doc(ngx_http_request_t *r,
     ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx,
     ngx_http_jwtk_key_request_t *doc);
-int ngx_http_jwtk_load_set(ngx_http_request_t *r,
-    ngx_http_jwtk_keys_t *keys, ngx_http_jwtk_set_t *set, jwtk_ctx *jctx);
+int ngx_http_jwtk_load_set(ngx_http_request_t *r, ngx_http_jwtk_set_t *set,
+    ngx_http_jwtk_keys_t *keys, jwtk_ctx *jctx, ngx_uint_t *kinds);
 ngx_int_t ngx_http_jwtk_init_sets(ngx_conf_t *cf,
     ngx_http_jwtk_policy_t *policy, ngx_str_t *json, ngx_uint_t max_sets);
 
