@@ -28,4 +28,14 @@ extension VerdictCorpus.Configuration {
         server.serve(path, json: String(decoding: keySet, as: UTF8.self))
         return try refresher.register(try IssuerConfigurationFile(parsing: try issuerFile(jwksURL: server.url(path))))
     }
+
+    /// This configuration's provider preset (`IssuerEntry.preset()`, the one provider table) with its keys
+    /// mirrored at `server` (the same key file `routes(registeringWith:server:)` serves): what an application
+    /// gives a framework's preset API (Hummingbird's `JWTKernelAuthenticator(presets:refresher:)`, Vapor's
+    /// `app.jwtKernel.apple.configure(preset:)`). Nil without a provider. Exactly the routes' policy: the corpus's
+    /// provider entries add no checks to their preset.
+    public func preset(keysAt server: LoopbackServer) throws -> ProviderPreset? {
+        let entry = try IssuerEntry(parsing: try JSONValue.parse(config))
+        return try entry.preset()?.mirrored(at: server.url("/" + keys))
+    }
 }

@@ -13,7 +13,7 @@ import XCTVapor
 /// `VerdictCorpus.Configuration.routes(registeringWith:server:)`). The providers with a shortcut
 /// (`app.jwtKernel.apple`, `.google`, `.firebase`, `.microsoft`) are also asked through it, at
 /// `/<name>/preset`: the configuration's preset (`IssuerEntry.preset()`, the one provider table) mirrored at the
-/// same key server, `req.jwtKernel.<provider>.verify()`. Checked: the status, the challenge's `error=` and
+/// same key server (`VerdictCorpus.Configuration.preset(keysAt:)`), `req.jwtKernel.<provider>.verify()`. Checked: the status, the challenge's `error=` and
 /// realm, the status name in the body (`{"error":true,"reason":...}`), the claims the route sees; compared by
 /// `VerdictAnswer` as front end `vapor`, group `routed`. Every configuration is expressible.
 final class VerdictCorpusLiveTests: XCTestCase {
@@ -83,8 +83,7 @@ final class VerdictCorpusLiveTests: XCTestCase {
     private static func providerShortcut(
         _ configuration: VerdictCorpus.Configuration, _ app: Application, _ server: LoopbackServer
     ) throws -> (@Sendable (Request) throws -> VerifiedJWT)? {
-        let entry = try IssuerEntry(parsing: try JSONValue.parse(configuration.config))
-        guard let preset = try entry.preset()?.mirrored(at: server.url("/" + configuration.keys)) else { return nil }
+        guard let preset = try configuration.preset(keysAt: server) else { return nil }
         switch configuration.provider {
         case "apple":
             try app.jwtKernel.apple.configure(preset: preset)
