@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The HAProxy Lua module (gateways/haproxy) in Debian 12's haproxy 2.6 on 127.0.0.1, one command:
 #   IntegrationTests/haproxy/run.sh
-# Installs haproxy and liblua5.3-dev from Debian, builds libjwtk (scripts/clib/install.sh, scratch
-# JWTK_SCRATCH, default .build-clib, so CI's stages share one release build of the library) and the module
-# into a temp prefix (gateways/haproxy/build.sh), and runs haproxy_test.py (standard library only, tokens
+# Installs haproxy, lua5.3 (for the C module's header-block test) and liblua5.3-dev from Debian, builds libjwtk
+# (scripts/clib/install.sh, scratch JWTK_SCRATCH, default .build-clib, so CI's stages share one release build of
+# the library) and the module into a temp prefix (gateways/haproxy/build.sh), and runs haproxy_test.py (standard
+# library only, tokens
 # signed with the openssl CLI): gateways/haproxy/haproxy.cfg and jwtk.json with paths and ports rewritten,
 # master-worker, two threads, keys from a file and from a loopback JWKS server.
 #   IntegrationTests/haproxy/run.sh --load 5   also the load beside HAProxy's own jwt_verify (side_by_side.py: wrk,
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
 done
 summary_fail() { echo "haproxy: 0 passed, 1 failed"; exit 1; }
 
-"$root/scripts/apt-deps.sh" haproxy liblua5.3-dev libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config \
+"$root/scripts/apt-deps.sh" haproxy lua5.3 liblua5.3-dev libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config \
     python3 procps openssl >/dev/null || summary_fail
 # Debian's postinst starts the packaged haproxy on its own configuration; the test uses its own ports.
 
