@@ -4,9 +4,8 @@
 # Installs haproxy, lua5.3 (for the C module's header-block test) and liblua5.3-dev from Debian, builds libjwtk
 # (scripts/clib/install.sh, scratch JWTK_SCRATCH, default .build-clib, so CI's stages share one release build of
 # the library) and the module into a temp prefix (gateways/haproxy/build.sh), and runs haproxy_test.py (standard
-# library only, tokens
-# signed with the openssl CLI): gateways/haproxy/haproxy.cfg and jwtk.json with paths and ports rewritten,
-# master-worker, two threads, keys from a file and from a loopback JWKS server.
+# library only, tokens signed with the openssl CLI): gateways/haproxy/haproxy.cfg and jwtk.json with paths and
+# ports rewritten, master-worker, two threads, keys from a file and from a loopback JWKS server.
 #   IntegrationTests/haproxy/run.sh --load 5   also the load beside HAProxy's own jwt_verify (side_by_side.py: wrk,
 #                                             5 s per run, 3 interleaved rounds; the nginx test's venv for minting)
 # Prints the steps' seconds before the last line: haproxy: N passed, M failed
