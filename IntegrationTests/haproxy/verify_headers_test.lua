@@ -4,7 +4,7 @@
 --
 --   lua5.3 verify_headers_test.lua JWTK_SO JWKS_FILE ISSUER TOKEN
 --
--- TOKEN verifies under JWKS_FILE for ISSUER and audience "api". Checked: a well-formed block gives what
+-- TOKEN verifies under JWKS_FILE for ISSUER and audience "api", and holds "email" and the array "roles". Checked: a well-formed block gives what
 -- v:verify gives on the same Authorization value (none, one, several fields joined, any name case, long
 -- names and values with two- and three-byte lengths); look-alike claim header names are reported in every
 -- spelling and only those; every malformed block (cut anywhere, a length past the end, no terminator,
@@ -101,6 +101,20 @@ for name, blk in pairs({
     local r = table.pack(v:verify_headers(blk))
     check(r.n == 1 and r[1] == nil, "malformed block: " .. name .. " is nil", r[1])
 end
+
+-- The claims' values land in the verifier's one claim_values table, and leave it when a token fails.
+local vc = assert(jwtk.verifier(config, ks, "api", { "/email", "/roles", "/missing" }, "x-jwt-"))
+local vals = vc:claim_values()
+local r = table.pack(vc:verify_headers(good))
+check(r.n == 6 and r[3] == "ok" and vals[1] ~= nil and vals[1]:find("@", 1, true) and vals[2] ~= nil and
+    vals[2]:find(",", 1, true) and vals[3] == nil and vc:claim_values() == vals,
+    "claim values (a string, an array joined, a missing claim) in claim_values", table.concat({ tostring(r[3]),
+        tostring(vals[1]), tostring(vals[2]), tostring(vals[3]) }, " "))
+vc:verify_headers(block({ { "authorization", "Bearer x.y.z" } }))
+check(vals[1] == nil and vals[2] == nil and vals[3] == nil, "a failed verification leaves no claim value",
+    tostring(vals[1]))
+vc:verify(bearer)
+check(vals[1] ~= nil, "v:verify fills the same table", tostring(vals[1]))
 
 local plain = assert(jwtk.verifier(config, ks, "api", {}))
 check(not pcall(plain.verify_headers, plain, good), "a verifier without the header prefix refuses verify_headers")

@@ -11,8 +11,9 @@
  *   ok, name, msg = ks:load(bytes [, issuer])       -- push mode: a JWKS, JWK, {kid: PEM} map or PEM key
  *   st = ks:start()                                 -- pull mode: the refresher thread (after fork only)
  *   v, name, msg = jwtk.verifier(json, ks, realm, {"/email", "/roles"} [, "x-jwt-"])
- *   http, name, challenge, sub, iss, c1, c2, ... = v:verify(authorization_value_or_nil)
- *   lookalike, http, name, challenge, sub, iss, c1, ... = v:verify_headers(req_hdrs_bin)
+ *   vals = v:claim_values()                         -- the table each verification fills: vals[1], vals[2] ...
+ *   http, name, challenge, sub, iss = v:verify(authorization_value_or_nil)
+ *   lookalike, http, name, challenge, sub, iss = v:verify_headers(req_hdrs_bin)
  *
  * Built against liblua5.3-dev's headers and NOT linked with liblua: HAProxy is linked with it, and a
  * second copy of the Lua runtime in the process would corrupt its states.
@@ -55,6 +56,7 @@ typedef struct {
     size_t realm_len;
     int nclaims;
     int claims_ref;        /* registry ref to the Lua array of pointers (strings kept alive there) */
+    int values_ref;        /* registry ref to the Lua array the claims' values go to, one slot per pointer */
     char strip[STRIP_MAX]; /* the claim headers' prefix, lower case, '-' for '_' ("x-jwt-"); none: empty */
     size_t strip_len;
 } v_ud;
@@ -221,6 +223,7 @@ static int l_verifier(lua_State *L)
     u = lua_newuserdata(L, sizeof *u);
     memset(u, 0, sizeof *u);
     u->claims_ref = LUA_NOREF;
+    u->values_ref = LUA_NOREF;
     luaL_setmetatable(L, V_MT);
     memcpy(u->realm, realm, rlen);
     u->realm_len = rlen;
@@ -238,6 +241,8 @@ static int l_verifier(lua_State *L)
     }
     lua_pushvalue(L, 4);
     u->claims_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_createtable(L, n, 0);
+    u->values_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     u->nclaims = n;
     return 1;
 }
@@ -251,21 +256,48 @@ static v_ud *check_v(lua_State *L, int i)
 }
 
 /* Pushes the verdict on the Authorization value auth (NULL: the request has none):
- * http_status, status_name, challenge|nil, sub|nil, iss|nil, claims... ; returns how many. */
+ * http_status, status_name, challenge|nil, sub|nil, iss|nil; returns 5. The configured claims' values go to the
+ * verifier's values table (v:claim_values(), slot i for pointer i; nil for a claim the token lacks and for every
+ * slot when the token is not valid): fixed results, so the Lua side needs no varargs and no table per request. */
 static int push_verdict(lua_State *L, v_ud *u, const char *auth, size_t alen)
 {
     size_t clen = 0;
     jwtk_str tok = { NULL, 0 };
     jwtk_claims c;
     char ch[CHALLENGE_MAX];
-    int st, http, i, t;
+    int st, http, i, ptrs, vals;
 
-    luaL_checkstack(L, 5 + u->nclaims, "jwtk claims");
+    luaL_checkstack(L, 8, "jwtk results");
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
     st = jwtk_bearer_token(auth, alen, &tok);
     if (st == JWTK_OK)
         st = tok.ptr == NULL ? JWTK_E_NO_TOKEN : jwtk_verify(u->v, u->ctx, tok.ptr, tok.len, 0, &c);
+    if (u->nclaims > 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, u->claims_ref);
+        ptrs = lua_gettop(L);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, u->values_ref);
+        vals = lua_gettop(L);
+        for (i = 1; i <= u->nclaims; i++) {
+            size_t plen = 0;
+            const char *ptr = NULL;
+            jwtk_str val = { NULL, 0 };
+            int type = JWTK_JSON_NONE;
+
+            if (st == JWTK_OK) {
+                lua_rawgeti(L, ptrs, i);
+                ptr = lua_tolstring(L, -1, &plen);
+                lua_pop(L, 1);   /* the string stays alive in the table */
+            }
+            if (st == JWTK_OK && jwtk_claim_at(u->ctx, ptr, plen, JWTK_AT_JOIN, &val, &type) == JWTK_OK &&
+                type != JWTK_JSON_NONE)
+                push_header_safe(L, val.ptr, val.len);
+            else
+                lua_pushnil(L);
+            lua_rawseti(L, vals, i);
+        }
+        lua_pop(L, 2);
+    }
     /* No token is the one misuse code a gateway answers 401 (RFC 6750 3.1), not 500. */
     http = st == JWTK_E_NO_TOKEN ? 401 : jwtk_status_http(st);
     lua_pushinteger(L, http);
@@ -282,29 +314,20 @@ static int push_verdict(lua_State *L, v_ud *u, const char *auth, size_t alen)
     }
     push_str_or_nil(L, c.sub);
     push_str_or_nil(L, c.iss);
-    if (u->nclaims == 0)
-        return 5;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, u->claims_ref);
-    t = lua_gettop(L);
-    for (i = 1; i <= u->nclaims; i++) {
-        size_t plen;
-        const char *ptr;
-        jwtk_str val = { NULL, 0 };
-        int type = JWTK_JSON_NONE;
-
-        lua_rawgeti(L, t, i);
-        ptr = lua_tolstring(L, -1, &plen);
-        lua_pop(L, 1);   /* the string stays alive in the table */
-        if (jwtk_claim_at(u->ctx, ptr, plen, JWTK_AT_JOIN, &val, &type) == JWTK_OK && type != JWTK_JSON_NONE)
-            push_header_safe(L, val.ptr, val.len);
-        else
-            lua_pushnil(L);
-    }
-    lua_remove(L, t);   /* the pointer table, between iss and the claims */
-    return 5 + u->nclaims;
+    return 5;
 }
 
-/* v:verify(authorization) -> http_status, status_name, challenge|nil, sub|nil, iss|nil, claims...
+/* v:claim_values() -> the table v:verify and v:verify_headers fill with the claims' values (the same table
+ * every time: read it before the next verification). */
+static int l_v_claim_values(lua_State *L)
+{
+    v_ud *u = check_v(L, 1);
+
+    lua_rawgeti(L, LUA_REGISTRYINDEX, u->values_ref);
+    return 1;
+}
+
+/* v:verify(authorization) -> http_status, status_name, challenge|nil, sub|nil, iss|nil (claims: v:claim_values())
  * authorization: the Authorization field value, or nil when the request has none. Never raises for
  * any input: every outcome is a status. */
 static int l_v_verify(lua_State *L)
@@ -375,7 +398,7 @@ static int is_lookalike(const v_ud *u, const unsigned char *name, size_t n)
     return 1;
 }
 
-/* v:verify_headers(block) -> lookalike, http_status, status_name, challenge|nil, sub|nil, iss|nil, claims...
+/* v:verify_headers(block) -> lookalike, http_status, status_name, challenge|nil, sub|nil, iss|nil
  *                          | nil when block is not a whole header block
  * block: HAProxy's req.hdrs_bin, every request header field in order as <varint length><name><varint
  * length><value>, ended by an empty name and an empty value (nothing may follow). One call instead of
@@ -466,7 +489,10 @@ static int l_v_gc(lua_State *L)
     u->ctx = NULL;
     if (u->claims_ref != LUA_NOREF)
         luaL_unref(L, LUA_REGISTRYINDEX, u->claims_ref);
+    if (u->values_ref != LUA_NOREF)
+        luaL_unref(L, LUA_REGISTRYINDEX, u->values_ref);
     u->claims_ref = LUA_NOREF;
+    u->values_ref = LUA_NOREF;
     return 0;
 }
 
@@ -487,7 +513,8 @@ static int l_http_status(lua_State *L)
 int luaopen_jwtk(lua_State *L)
 {
     static const luaL_Reg ks_m[] = { { "load", l_ks_load }, { "start", l_ks_start }, { NULL, NULL } };
-    static const luaL_Reg v_m[] = { { "verify", l_v_verify }, { "verify_headers", l_v_verify_headers }, { NULL, NULL } };
+    static const luaL_Reg v_m[] = { { "verify", l_v_verify }, { "verify_headers", l_v_verify_headers },
+                                    { "claim_values", l_v_claim_values }, { NULL, NULL } };
     static const luaL_Reg mod[] = {
         { "keystore", l_keystore }, { "shared_keystore", l_shared_keystore }, { "verifier", l_verifier },
         { "version", l_version }, { "status_http", l_http_status }, { NULL, NULL }

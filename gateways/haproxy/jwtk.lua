@@ -159,7 +159,7 @@ for i, k in ipairs(conf.keys or {}) do
     if k.refresh then watched[#watched + 1] = { file = k.file, issuer = k.issuer, every = k.refresh, body = body, due = 0 } end
 end
 
-local verifiers, pull = {}, false
+local verifiers, values, pull = {}, {}, false
 for name, vc in pairs(conf.verifiers or {}) do
     if name == RAW then goto continue end
     if type(vc) ~= "table" or not vc[RAW] or vc[RAW]:sub(1, 1) ~= "{" then
@@ -168,6 +168,7 @@ for name, vc in pairs(conf.verifiers or {}) do
     local v, status, msg = jwtk.verifier(vc[RAW], ks, realm, pointers, strip)
     if not v then error("jwtk.lua: verifier '" .. name .. "': " .. status .. ": " .. msg, 0) end
     verifiers[name] = v
+    values[name] = v:claim_values()   -- filled by each verification: slot i for claim names[i]
     pull = pull or vc.jwks_url ~= nil or vc.discovery == true or vc.pull == true
     ::continue::
 end
@@ -234,9 +235,10 @@ local function strip_lookalikes(txn)
     return hdrs
 end
 
--- The results of v:verify arrive as arguments (http, status, challenge, sub, iss, claims...): no table
--- per request. Every client copy of a claim header is gone by now, so adding a header replaces it.
-local function apply(txn, http, status, challenge, sub, iss, ...)
+-- A verification's results, fixed in number (the claims' values are in vals, the verifier's claim_values
+-- table): no table and no varargs per request. Every client copy of a claim header is gone by now, so adding
+-- a header replaces it.
+local function apply(txn, vals, http, status, challenge, sub, iss)
     local set_var = txn.set_var
     set_var(txn, "txn.jwtk.valid", status == "ok")
     set_var(txn, "txn.jwtk.status", http)
@@ -247,17 +249,9 @@ local function apply(txn, http, status, challenge, sub, iss, ...)
     if sub then set_var(txn, "txn.jwtk.sub", sub); h:req_add_header(sub_header, sub) end
     if iss then set_var(txn, "txn.jwtk.iss", iss); h:req_add_header(iss_header, iss) end
     for i = 1, #names do
-        local val = (select(i, ...))
+        local val = vals[i]
         if val then set_var(txn, vars[i], val); h:req_add_header(headers[i], val) end
     end
-end
-
--- v:verify_headers' results: false when the block was not whole (then nothing is applied).
-local function apply_block(txn, lookalike, ...)
-    if lookalike == nil then return false end
-    if lookalike then strip_lookalikes(txn) end
-    apply(txn, ...)
-    return true
 end
 
 local function verify(txn, name)
@@ -270,14 +264,20 @@ local function verify(txn, name)
         return
     end
     local block = txn.f:req_hdrs_bin()
-    if block and apply_block(txn, v:verify_headers(block)) then return end
+    if block then
+        local lookalike, http, status, challenge, sub, iss = v:verify_headers(block)
+        if lookalike ~= nil then   -- nil: not a whole header block
+            if lookalike then strip_lookalikes(txn) end
+            return apply(txn, values[name], http, status, challenge, sub, iss)
+        end
+    end
     -- The fetch failed (a header block larger than its buffer): the same steps through Lua tables.
     local hdrs = strip_lookalikes(txn)
     -- Several Authorization fields read as one list (RFC 9110 5.3): a second credential is no bearer token.
     local a = hdrs["authorization"]
     local auth = a and a[0]
     if a and a[1] then auth = table.concat(a, ", ", 0, #a) end
-    apply(txn, v:verify(auth))
+    return apply(txn, values[name], v:verify(auth))
 end
 
 -- pcall: an error anywhere above (there should be none) becomes status 500 for this request, and HAProxy
