@@ -14,6 +14,8 @@ kind of check on its own port (a request meets only its own kind's rules), every
                       (no variables, no headers), a converter as jwt_verify is
   /native/{rs,es,hs}  jwt_verify on txn.bearer (http_auth_bearer) with the PEM public key or the secret: the
                       signature only, no claim is looked at
+  /floor              a Lua action that sets one variable and nothing else (floor.lua, written here): what HAProxy
+                      spends on any Lua action (its TXN object, a coroutine, the call), which jwtk's action pays too
 Verdicts first (the same tokens, valid and with a bad signature, through both: equal; an expired token and one of
 another audience, which only jwtk refuses), then wrk -t1 -c32 with distinct tokens per algorithm (one repeated
 token for the cached rows), rounds interleaved over the rows, medians with the range, and HAProxy's CPU time per
@@ -87,12 +89,15 @@ def main():
                        "hmac": dict(policy, issuers=[HMAC_ISSUER], algorithms=["HS256"]),
                        "cached": dict(policy, issuers=[ISSUER], algorithms=["RS256", "ES256"], cache=True)}}, f)
     # One frontend per kind of check, each on its own port: a request meets only its own kind's rules.
-    ports = {k: driver.free_port() for k in ("nocheck", "jwtk", "conv", "native")}
+    ports = {k: driver.free_port() for k in ("nocheck", "jwtk", "conv", "native", "floor")}
+    with open(f"{w}/floor.lua", "w") as f:
+        f.write('core.register_action("floor", { "http-req" }, function(txn) txn:set_var("txn.floor", true) end, 0)\n')
     prefix = os.path.abspath(a.prefix)
     cfg = f"""global
     setenv JWTK_HAPROXY_CONFIG {w}/jwtk.json
     lua-prepend-path {prefix}/lib/haproxy/lua/?.so cpath
     lua-load-per-thread {prefix}/share/haproxy/jwtk.lua
+    lua-load-per-thread {w}/floor.lua
     nbthread 1
     maxconn 4096
 defaults
@@ -103,6 +108,11 @@ defaults
 frontend nocheck
     bind 127.0.0.1:{ports["nocheck"]}
     http-request return status 200 content-type text/plain string ok
+frontend floor
+    bind 127.0.0.1:{ports["floor"]}
+    http-request lua.floor
+    http-request return status 200 content-type text/plain string ok if {{ var(txn.floor) -m bool }}
+    http-request deny deny_status 401
 frontend jwtk
     bind 127.0.0.1:{ports["jwtk"]}
     http-request lua.jwtk-verify pub if {{ path /jwtk/rs }} || {{ path /jwtk/es }}
@@ -188,7 +198,8 @@ def load(a, w, ports, pid, rs, es, hs, claims):
     print(f"load: {a.tokens} tokens per algorithm minted in {time.time() - t0:.1f} s; wrk -t1 -c32, "
           f"{a.rounds} rounds x {a.load} s, interleaved")
     u = lambda p: f"http://127.0.0.1:{ports[p.split('/')[1]]}{p}"
-    rows = [("unchecked route", "/nocheck", files["RS256"])]
+    rows = [("unchecked route", "/nocheck", files["RS256"]),
+            ("a Lua action setting one variable (HAProxy's floor for any)", "/floor", files["RS256"])]
     for alg, r in (("RS256", "rs"), ("ES256", "es"), ("HS256", "hs")):
         rows += [(f"jwtk {alg} (full claims)", f"/jwtk/{r}", files[alg]),
                  (f"jwtk converter {alg} (full claims, verdict only)", f"/conv/{r}", files[alg]),
@@ -224,7 +235,8 @@ def instructions(a, w, ports, rs, es, hs, claims):
     toks = {k.alg: [token(k, claims(iss, sub=f"count-{i}")) for i in range(50)]
             for k, iss in ((rs, ISSUER), (es, ISSUER), (hs, HMAC_ISSUER))}
     toks["cached"] = [token(rs, claims(sub="cached"))]
-    rows = [("unchecked route", "/nocheck", toks["RS256"])]
+    rows = [("unchecked route", "/nocheck", toks["RS256"]),
+            ("a Lua action setting one variable", "/floor", toks["RS256"])]
     for alg, r in (("RS256", "rs"), ("ES256", "es"), ("HS256", "hs")):
         rows += [(f"jwtk {alg}", f"/jwtk/{r}", toks[alg]), (f"jwtk converter {alg}", f"/conv/{r}", toks[alg]),
                  (f"jwt_verify {alg}", f"/native/{r}", toks[alg])]
