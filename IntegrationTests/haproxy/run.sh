@@ -8,19 +8,22 @@
 # ports rewritten, master-worker, two threads, keys from a file and from a loopback JWKS server.
 #   IntegrationTests/haproxy/run.sh --load 5   also the load beside HAProxy's own jwt_verify (side_by_side.py: wrk,
 #                                             5 s per run, 3 interleaved rounds; the nginx test's venv for minting)
-#   IntegrationTests/haproxy/run.sh --load 5 --instructions 200   and instructions per request of each row (valgrind's
-#                                             callgrind, 200 requests per row: steady where CPU time is not)
+#   IntegrationTests/haproxy/run.sh --load 5 --rounds 5 --instructions 200   5 rounds, and instructions per request
+#                                             of each row (valgrind's callgrind, 200 requests per row: steady where
+#                                             CPU time is not)
 # Prints the steps' seconds before the last line: haproxy: N passed, M failed
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 load=0
 instr=0
+rounds=3
 while [ $# -gt 0 ]; do
     case "$1" in
         --load) load=${2:?--load SECONDS}; shift 2 ;;
         --instructions) instr=${2:?--instructions REQUESTS}; shift 2 ;;
-        *) echo "usage: run.sh [--load SECONDS] [--instructions REQUESTS]" >&2; exit 2 ;;
+        --rounds) rounds=${2:?--rounds N}; shift 2 ;;
+        *) echo "usage: run.sh [--load SECONDS [--rounds N]] [--instructions REQUESTS]" >&2; exit 2 ;;
     esac
 done
 summary_fail() { echo "haproxy: 0 passed, 1 failed"; exit 1; }
@@ -52,11 +55,11 @@ rc=$?
 grep -v '^haproxy: [0-9]* passed' "$work/test.log"
 read -r p f < <(sed -n 's/^haproxy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/test.log" | tail -1)
 [ -n "${p:-}" ] || { p=0; f=1; }
-echo "== beside jwt_verify (side_by_side.py, --load $load --instructions $instr)"
+echo "== beside jwt_verify (side_by_side.py, --load $load --rounds $rounds --instructions $instr)"
 "$root/scripts/apt-deps.sh" wrk valgrind >/dev/null && "$root/IntegrationTests/nginx/venv.sh" >/dev/null || summary_fail
 t0=$SECONDS
 "$root/.build-nginx/venv/bin/python" IntegrationTests/haproxy/side_by_side.py --prefix "$work/prefix" --work "$work/side" \
-    --load "$load" --instructions "$instr" > "$work/side.log" 2>&1
+    --load "$load" --rounds "$rounds" --instructions "$instr" > "$work/side.log" 2>&1
 rc_side=$?
 grep -v '^haproxy-side: [0-9]* passed' "$work/side.log"
 read -r sp sf < <(sed -n 's/^haproxy-side: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/side.log" | tail -1)
