@@ -11,9 +11,9 @@
  *   ok, name, msg = ks:load(bytes [, issuer])       -- push mode: a JWKS, JWK, {kid: PEM} map or PEM key
  *   st = ks:start()                                 -- pull mode: the refresher thread (after fork only)
  *   v, name, msg = jwtk.verifier(json, ks, realm, {"/email", "/roles"} [, "x-jwt-"])
- *   vals = v:claim_values()                         -- the table each verification fills: vals[1], vals[2] ...
- *   http, name, challenge, sub, iss = v:verify(authorization_value_or_nil)
- *   lookalike, http, name, challenge, sub, iss = v:verify_headers(req_hdrs_bin)
+ *   http, name, challenge, sub, iss, claims = v:verify(authorization_value_or_nil)
+ *   lookalike, http, name, challenge, sub, iss, claims = v:verify_headers(req_hdrs_bin)
+ *                                                   -- claims: {c1, c2, ...} or nil (none configured or not valid)
  *
  * Built against liblua5.3-dev's headers and NOT linked with liblua: HAProxy is linked with it, and a
  * second copy of the Lua runtime in the process would corrupt its states.
@@ -56,7 +56,6 @@ typedef struct {
     size_t realm_len;
     int nclaims;
     int claims_ref;        /* registry ref to the Lua array of pointers (strings kept alive there) */
-    int values_ref;        /* registry ref to the Lua array the claims' values go to, one slot per pointer */
     char strip[STRIP_MAX]; /* the claim headers' prefix, lower case, '-' for '_' ("x-jwt-"); none: empty */
     size_t strip_len;
 } v_ud;
@@ -223,7 +222,6 @@ static int l_verifier(lua_State *L)
     u = lua_newuserdata(L, sizeof *u);
     memset(u, 0, sizeof *u);
     u->claims_ref = LUA_NOREF;
-    u->values_ref = LUA_NOREF;
     luaL_setmetatable(L, V_MT);
     memcpy(u->realm, realm, rlen);
     u->realm_len = rlen;
@@ -241,8 +239,6 @@ static int l_verifier(lua_State *L)
     }
     lua_pushvalue(L, 4);
     u->claims_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_createtable(L, n, 0);
-    u->values_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     u->nclaims = n;
     return 1;
 }
@@ -256,9 +252,11 @@ static v_ud *check_v(lua_State *L, int i)
 }
 
 /* Pushes the verdict on the Authorization value auth (NULL: the request has none):
- * http_status, status_name, challenge|nil, sub|nil, iss|nil; returns 5. The configured claims' values go to the
- * verifier's values table (v:claim_values(), slot i for pointer i; nil for a claim the token lacks and for every
- * slot when the token is not valid): fixed results, so the Lua side needs no varargs and no table per request. */
+ * http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil; returns 6. claims: a new table, slot i
+ * for pointer i (nil for a claim the token lacks), when claims are configured and the token is valid. Fixed
+ * results, so the Lua side needs no varargs; a table of the request's own, never one shared between requests:
+ * HAProxy may yield a Lua action between two of its instructions (tune.lua.forced-yield) and run another
+ * request's action on the same state meanwhile. */
 static int push_verdict(lua_State *L, v_ud *u, const char *auth, size_t alen)
 {
     size_t clen = 0;
@@ -267,37 +265,12 @@ static int push_verdict(lua_State *L, v_ud *u, const char *auth, size_t alen)
     char ch[CHALLENGE_MAX];
     int st, http, i, ptrs, vals;
 
-    luaL_checkstack(L, 8, "jwtk results");
+    luaL_checkstack(L, 9, "jwtk results");
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
     st = jwtk_bearer_token(auth, alen, &tok);
     if (st == JWTK_OK)
         st = tok.ptr == NULL ? JWTK_E_NO_TOKEN : jwtk_verify(u->v, u->ctx, tok.ptr, tok.len, 0, &c);
-    if (u->nclaims > 0) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, u->claims_ref);
-        ptrs = lua_gettop(L);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, u->values_ref);
-        vals = lua_gettop(L);
-        for (i = 1; i <= u->nclaims; i++) {
-            size_t plen = 0;
-            const char *ptr = NULL;
-            jwtk_str val = { NULL, 0 };
-            int type = JWTK_JSON_NONE;
-
-            if (st == JWTK_OK) {
-                lua_rawgeti(L, ptrs, i);
-                ptr = lua_tolstring(L, -1, &plen);
-                lua_pop(L, 1);   /* the string stays alive in the table */
-            }
-            if (st == JWTK_OK && jwtk_claim_at(u->ctx, ptr, plen, JWTK_AT_JOIN, &val, &type) == JWTK_OK &&
-                type != JWTK_JSON_NONE)
-                push_header_safe(L, val.ptr, val.len);
-            else
-                lua_pushnil(L);
-            lua_rawseti(L, vals, i);
-        }
-        lua_pop(L, 2);
-    }
     /* No token is the one misuse code a gateway answers 401 (RFC 6750 3.1), not 500. */
     http = st == JWTK_E_NO_TOKEN ? 401 : jwtk_status_http(st);
     lua_pushinteger(L, http);
@@ -310,24 +283,38 @@ static int push_verdict(lua_State *L, v_ud *u, const char *auth, size_t alen)
     if (st != JWTK_OK) {
         lua_pushnil(L);
         lua_pushnil(L);
-        return 5;
+        lua_pushnil(L);
+        return 6;
     }
     push_str_or_nil(L, c.sub);
     push_str_or_nil(L, c.iss);
-    return 5;
+    if (u->nclaims == 0) {
+        lua_pushnil(L);
+        return 6;
+    }
+    lua_createtable(L, u->nclaims, 0);
+    vals = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, u->claims_ref);
+    ptrs = lua_gettop(L);
+    for (i = 1; i <= u->nclaims; i++) {
+        size_t plen;
+        const char *ptr;
+        jwtk_str val = { NULL, 0 };
+        int type = JWTK_JSON_NONE;
+
+        lua_rawgeti(L, ptrs, i);
+        ptr = lua_tolstring(L, -1, &plen);
+        lua_pop(L, 1);   /* the string stays alive in the table */
+        if (jwtk_claim_at(u->ctx, ptr, plen, JWTK_AT_JOIN, &val, &type) == JWTK_OK && type != JWTK_JSON_NONE) {
+            push_header_safe(L, val.ptr, val.len);
+            lua_rawseti(L, vals, i);
+        }
+    }
+    lua_pop(L, 1);   /* the pointers; the values' table is the sixth result */
+    return 6;
 }
 
-/* v:claim_values() -> the table v:verify and v:verify_headers fill with the claims' values (the same table
- * every time: read it before the next verification). */
-static int l_v_claim_values(lua_State *L)
-{
-    v_ud *u = check_v(L, 1);
-
-    lua_rawgeti(L, LUA_REGISTRYINDEX, u->values_ref);
-    return 1;
-}
-
-/* v:verify(authorization) -> http_status, status_name, challenge|nil, sub|nil, iss|nil (claims: v:claim_values())
+/* v:verify(authorization) -> http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil
  * authorization: the Authorization field value, or nil when the request has none. Never raises for
  * any input: every outcome is a status. */
 static int l_v_verify(lua_State *L)
@@ -398,7 +385,7 @@ static int is_lookalike(const v_ud *u, const unsigned char *name, size_t n)
     return 1;
 }
 
-/* v:verify_headers(block) -> lookalike, http_status, status_name, challenge|nil, sub|nil, iss|nil
+/* v:verify_headers(block) -> lookalike, http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil
  *                          | nil when block is not a whole header block
  * block: HAProxy's req.hdrs_bin, every request header field in order as <varint length><name><varint
  * length><value>, ended by an empty name and an empty value (nothing may follow). One call instead of
@@ -489,10 +476,7 @@ static int l_v_gc(lua_State *L)
     u->ctx = NULL;
     if (u->claims_ref != LUA_NOREF)
         luaL_unref(L, LUA_REGISTRYINDEX, u->claims_ref);
-    if (u->values_ref != LUA_NOREF)
-        luaL_unref(L, LUA_REGISTRYINDEX, u->values_ref);
     u->claims_ref = LUA_NOREF;
-    u->values_ref = LUA_NOREF;
     return 0;
 }
 
@@ -514,7 +498,7 @@ int luaopen_jwtk(lua_State *L)
 {
     static const luaL_Reg ks_m[] = { { "load", l_ks_load }, { "start", l_ks_start }, { NULL, NULL } };
     static const luaL_Reg v_m[] = { { "verify", l_v_verify }, { "verify_headers", l_v_verify_headers },
-                                    { "claim_values", l_v_claim_values }, { NULL, NULL } };
+                                    { NULL, NULL } };
     static const luaL_Reg mod[] = {
         { "keystore", l_keystore }, { "shared_keystore", l_shared_keystore }, { "verifier", l_verifier },
         { "version", l_version }, { "status_http", l_http_status }, { NULL, NULL }

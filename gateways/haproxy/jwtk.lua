@@ -159,7 +159,7 @@ for i, k in ipairs(conf.keys or {}) do
     if k.refresh then watched[#watched + 1] = { file = k.file, issuer = k.issuer, every = k.refresh, body = body, due = 0 } end
 end
 
-local verifiers, values, pull = {}, {}, false
+local verifiers, pull = {}, false
 for name, vc in pairs(conf.verifiers or {}) do
     if name == RAW then goto continue end
     if type(vc) ~= "table" or not vc[RAW] or vc[RAW]:sub(1, 1) ~= "{" then
@@ -168,7 +168,6 @@ for name, vc in pairs(conf.verifiers or {}) do
     local v, status, msg = jwtk.verifier(vc[RAW], ks, realm, pointers, strip)
     if not v then error("jwtk.lua: verifier '" .. name .. "': " .. status .. ": " .. msg, 0) end
     verifiers[name] = v
-    values[name] = v:claim_values()   -- filled by each verification: slot i for claim names[i]
     pull = pull or vc.jwks_url ~= nil or vc.discovery == true or vc.pull == true
     ::continue::
 end
@@ -235,10 +234,9 @@ local function strip_lookalikes(txn)
     return hdrs
 end
 
--- A verification's results, fixed in number (the claims' values are in vals, the verifier's claim_values
--- table): no table and no varargs per request. Every client copy of a claim header is gone by now, so adding
--- a header replaces it.
-local function apply(txn, vals, http, status, challenge, sub, iss)
+-- A verification's results, fixed in number (vals: the configured claims' values, slot i for names[i], or nil):
+-- no varargs. Every client copy of a claim header is gone by now, so adding a header replaces it.
+local function apply(txn, http, status, challenge, sub, iss, vals)
     local set_var = txn.set_var
     set_var(txn, "txn.jwtk.valid", status == "ok")
     set_var(txn, "txn.jwtk.status", http)
@@ -248,6 +246,7 @@ local function apply(txn, vals, http, status, challenge, sub, iss)
     local h = txn.http
     if sub then set_var(txn, "txn.jwtk.sub", sub); h:req_add_header(sub_header, sub) end
     if iss then set_var(txn, "txn.jwtk.iss", iss); h:req_add_header(iss_header, iss) end
+    if not vals then return end
     for i = 1, #names do
         local val = vals[i]
         if val then set_var(txn, vars[i], val); h:req_add_header(headers[i], val) end
@@ -265,10 +264,10 @@ local function verify(txn, name)
     end
     local block = txn.f:req_hdrs_bin()
     if block then
-        local lookalike, http, status, challenge, sub, iss = v:verify_headers(block)
+        local lookalike, http, status, challenge, sub, iss, vals = v:verify_headers(block)
         if lookalike ~= nil then   -- nil: not a whole header block
             if lookalike then strip_lookalikes(txn) end
-            return apply(txn, values[name], http, status, challenge, sub, iss)
+            return apply(txn, http, status, challenge, sub, iss, vals)
         end
     end
     -- The fetch failed (a header block larger than its buffer): the same steps through Lua tables.
@@ -277,7 +276,7 @@ local function verify(txn, name)
     local a = hdrs["authorization"]
     local auth = a and a[0]
     if a and a[1] then auth = table.concat(a, ", ", 0, #a) end
-    return apply(txn, values[name], v:verify(auth))
+    return apply(txn, v:verify(auth))
 end
 
 -- pcall: an error anywhere above (there should be none) becomes status 500 for this request, and HAProxy
