@@ -13,7 +13,7 @@
 #                                             CPU time is not)
 # Prints the steps' seconds before the last line: haproxy: N passed, M failed
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 root=$PWD
 load=0
 instr=0
