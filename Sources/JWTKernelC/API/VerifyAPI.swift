@@ -92,17 +92,16 @@ private func verifyRouted(
                 if let out { ClaimsExport.fill(out, t, context) }
             }
         }
-        verifier.counters.count(outcome, stripe: context.counterStripe)
         context.clearMessage()
         status = JWTK_OK
     } catch {
         // A verification without keys is neither a cache hit nor a miss (jwtk_stats: every verdict is a hit,
         // a miss or keys_unavailable).
-        if error.code != .keysUnavailable { verifier.counters.count(outcome, stripe: context.counterStripe) }
+        if error.code == .keysUnavailable { outcome = .notUsed }
         context.setMessage(error)
         status = error.code.number
     }
-    verifier.count(status, stripe: context.counterStripe)
+    verifier.counters.count(status, outcome, stripe: context.counterStripe)
     return status
 }
 
