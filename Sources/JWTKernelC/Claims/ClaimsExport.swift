@@ -119,6 +119,7 @@ enum ClaimsExport {
     /// The base64url payload segment, in the caller's token, without scanning it: the core accepts only
     /// canonical unpadded base64url, so each segment's length follows from its decoded length. Both dots
     /// are checked where they must be, and anything else falls back to the scan (never a wrong span).
+    @inline(__always)
     static func payloadSegment(_ token: UnsafeRawBufferPointer, headerCount: Int, claimsCount: Int) -> jwtk_str {
         let start = encodedCount(headerCount) + 1
         let end = start + encodedCount(claimsCount)
@@ -147,6 +148,7 @@ enum ClaimsExport {
 
     static func staticText(_ s: StaticString) -> jwtk_str { jwtk_str(ptr: cString(s), len: s.utf8CodeUnitCount) }
 
+    @inline(__always)
     static func algorithmName(_ a: JWTAlgorithm) -> StaticString {
         switch a {
         case .hs256: "HS256"
