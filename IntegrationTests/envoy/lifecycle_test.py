@@ -18,25 +18,17 @@ Ends with one line: lifecycle: N passed, M failed
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from envoy_test import Keys, serve, free_port, raw_request, hget, ISSUER, AUDIENCE  # noqa: E402
-from http.server import BaseHTTPRequestHandler  # noqa: E402
+from envoy_test import Keys, raw_request, hget, ISSUER, AUDIENCE  # noqa: E402
+from envoy_process import Envoy  # noqa: E402
+from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
+from support.loopback_server import free_port, json_answer, serve  # noqa: E402
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+TALLY = Tally()
+check = TALLY.named
 
 
 def threads(pid):
@@ -65,28 +57,8 @@ def main():
     t0 = time.time()
     keys = Keys()
 
-    class Jwks(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            body = json.dumps(keys.jwks).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    class Ok(Jwks):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Length", "2")
-            self.end_headers()
-            self.wfile.write(b"ok")
-
-    jwks_srv, up_srv = serve(Jwks), serve(Ok)
+    jwks_srv = serve(lambda req: json_answer(json.dumps(keys.jwks).encode()))
+    up_srv = serve(lambda req: (200, {}, b"ok"))
     port, admin1, admin2 = free_port(), free_port(), free_port()
     lds = os.path.join(a.work, "lds.yaml")
 
@@ -135,21 +107,15 @@ def main():
                         "address": "127.0.0.1", "port_value": up_srv.server_address[1]}}}}]}]}}]},
         }
 
-    env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
     base_id = str(os.getpid() % 60000 + 61000)
     procs = []
 
     def start(epoch, admin_port):
-        conf = os.path.join(a.work, f"lifecycle{epoch}.json")
-        with open(conf, "w") as f:
-            json.dump(bootstrap(admin_port), f)
-        log_path = os.path.join(a.work, f"lifecycle{epoch}.log")
-        log = open(log_path, "w")
-        p = subprocess.Popen([a.envoy, "-c", conf, "--concurrency", "1", "--log-level", "warn",
-                              "--base-id", base_id, "--restart-epoch", str(epoch), "--drain-time-s", "1",
-                              "--parent-shutdown-time-s", "2", "--drain-strategy", "immediate"],
-                             env=env, stdout=log, stderr=subprocess.STDOUT)
-        procs.append((p, log, log_path))
+        p = Envoy(a.envoy, a.module_dir, bootstrap(admin_port), os.path.join(a.work, f"lifecycle{epoch}.json"),
+                  os.path.join(a.work, f"lifecycle{epoch}.log"),
+                  ["--concurrency", "1", "--base-id", base_id, "--restart-epoch", str(epoch), "--drain-time-s", "1",
+                   "--parent-shutdown-time-s", "2", "--drain-strategy", "immediate"])
+        procs.append(p)
         return p
 
     good = keys.token().encode()
@@ -190,8 +156,7 @@ def main():
         exited = wait_for(lambda: e1.poll() is not None, 20)
         check("hot restart: the old Envoy exited", exited, "")
         code = e1.poll()
-        with open(procs[0][2]) as f:
-            text = f.read()
+        text = procs[0].log_text()
         check("hot restart: the old Envoy exited cleanly (status 0, no backtrace)",
               code == 0 and "Backtrace" not in text and "Caught" not in text, f"exit {code}")
         check("hot restart: the new Envoy answers 200", wait_for(ok_200, 10))
@@ -202,24 +167,16 @@ def main():
         check(f"hot restart: the new Envoy has the baseline's thread count ({base})", n2 == base, n2)
         print(f"lifecycle checks in {time.time() - t0:.1f} s")
     finally:
-        for p, log, log_path in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-            log.close()
-        if failed:
-            for _, _, log_path in procs:
-                with open(log_path) as f:
-                    sys.stdout.write(f"--- {log_path} (last 20 lines)\n" + "".join(f.readlines()[-20:]))
+        for p in procs:
+            p.stop()
+        if TALLY.failed:
+            for p in procs:
+                sys.stdout.write(p.tail(20))
         jwks_srv.shutdown()
         up_srv.shutdown()
-    print(f"lifecycle: {passed} passed, {failed} failed")
+    print(TALLY.line("lifecycle"))
 
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if TALLY.failed else 0)

@@ -23,7 +23,6 @@ Ends with one line: side-by-side: N passed, M failed
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -32,22 +31,15 @@ sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
 import driver  # noqa: E402
 from mint import Key, token  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
-from envoy_test import serve, free_port, raw_request, hget  # noqa: E402
-from http.server import BaseHTTPRequestHandler  # noqa: E402
+from envoy_test import raw_request  # noqa: E402
+from envoy_process import Envoy  # noqa: E402
+from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
+from support.loopback_server import free_port, json_answer, serve  # noqa: E402
 
 ISSUER = "https://issuer.test"
 AUDIENCE = "api"
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+TALLY = Tally()
+check = TALLY.named
 
 
 def main():
@@ -67,22 +59,11 @@ def main():
     jwks = {"keys": [rs.jwk(), es.jwk(), hs.jwk()]}
     fetches = []
 
-    class Jwks(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def jwks_answer(req):
+        fetches.append(req.path)
+        return json_answer(json.dumps(jwks if req.path == "/jwks" else {"keys": [hs.jwk()]}).encode())
 
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            fetches.append(self.path)
-            body = json.dumps(jwks if self.path == "/jwks" else {"keys": [hs.jwk()]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    key_srv = serve(Jwks)
+    key_srv = serve(jwks_answer)
     kport = key_srv.server_address[1]
     jwks_url = f"http://127.0.0.1:{kport}/jwks"
     hs_url = f"http://127.0.0.1:{kport}/hs-jwks"
@@ -141,15 +122,9 @@ def main():
                                   "address": "127.0.0.1", "port_value": kport}}}}]}]}}],
         },
     }
-    conf = os.path.join(a.work, "side.json")
-    with open(conf, "w") as f:
-        json.dump(bootstrap, f)
-    log_path = os.path.join(a.work, "side.log")
-    log = open(log_path, "w")
-    env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
-    envoy = subprocess.Popen([a.envoy, "-c", conf, "--concurrency", "1", "--log-level", "warn",
-                              "--base-id", str(os.getpid() % 60000 + 2000)],
-                             env=env, stdout=log, stderr=subprocess.STDOUT)
+    envoy = Envoy(a.envoy, a.module_dir, bootstrap, os.path.join(a.work, "side.json"),
+                  os.path.join(a.work, "side.log"),
+                  ["--concurrency", "1", "--base-id", str(os.getpid() % 60000 + 2000)])
     now = int(time.time())
 
     def claims(**over):
@@ -250,20 +225,12 @@ def main():
         if a.load > 0:
             load_phase(a, envoy.pid, ports, rs, es, hs, claims, now)
     finally:
-        envoy.terminate()
-        try:
-            envoy.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            envoy.kill()
-            envoy.wait()
-        log.close()
-        with open(log_path) as f:
-            text = f.read()
-        check("envoy exited cleanly", "Backtrace" not in text and envoy.returncode in (0, -15), envoy.returncode)
-        if failed:
-            sys.stdout.write("--- side.log (last 20 lines)\n" + "".join(text.splitlines(True)[-20:]))
+        code = envoy.stop()
+        check("envoy exited cleanly", "Backtrace" not in envoy.log_text() and code in (0, -15), code)
+        if TALLY.failed:
+            sys.stdout.write(envoy.tail(20))
         key_srv.shutdown()
-    print(f"side-by-side: {passed} passed, {failed} failed")
+    print(TALLY.line("side-by-side"))
 
 
 def load_phase(a, pid, ports, rs, es, hs, claims, now):
@@ -314,4 +281,4 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if TALLY.failed else 0)
