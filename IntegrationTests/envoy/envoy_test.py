@@ -14,7 +14,6 @@ Tests/JWTKernelTests/Fixtures/gateway/contract.json (the values HTTP/1.1 can car
 that Envoy is still up and answering. Ends with one line: envoy: N passed, M failed
 """
 import argparse
-import base64
 import json
 import os
 import subprocess
@@ -22,17 +21,17 @@ import sys
 import threading
 import time
 
-from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "IntegrationTests"))
 from support import http_raw  # noqa: E402
 from support.checks import Tally  # noqa: E402
-from support.http_raw import header as hget  # noqa: E402  (lifecycle_test and side_by_side import it from here)
+from support.http_raw import header as hget  # noqa: E402  (lifecycle_test imports it from here)
 from support.loopback_server import free_port, json_answer, serve  # noqa: E402
+from support.tokens import Key, token  # noqa: E402
 from envoy_process import Envoy  # noqa: E402
+
 ISSUER = "https://issuer.test"
 AUDIENCE = "api"
 REALM = "api"
@@ -43,17 +42,14 @@ TALLY = Tally()
 check = TALLY.named
 
 
-def b64(b):
-    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-
-
 class Keys:
+    """The ES256 key "k1" the listeners trust, another one under the same kid, and tokens with this test's
+    claims (support/tokens.py signs)."""
+
     def __init__(self):
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.other = ec.generate_private_key(ec.SECP256R1())
-        n = self.key.public_key().public_numbers()
-        self.jwks = {"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1", "alg": "ES256", "use": "sig",
-                               "x": b64(n.x.to_bytes(32, "big")), "y": b64(n.y.to_bytes(32, "big"))}]}
+        self.key = Key("k1", "ES256", ec.generate_private_key(ec.SECP256R1()))
+        self.other = Key("k1", "ES256", ec.generate_private_key(ec.SECP256R1()))
+        self.jwks = {"keys": [self.key.jwk()]}
 
     def token(self, claims=None, key=None, kid="k1", **over):
         now = int(time.time())
@@ -65,11 +61,7 @@ class Keys:
                 body.pop(k, None)
             else:
                 body[k] = v
-        header = {"alg": "ES256", "typ": "JWT", "kid": kid}
-        signing = (b64(json.dumps(header).encode()) + "." + b64(json.dumps(body).encode())).encode()
-        der = (key or self.key).sign(signing, ec.ECDSA(hashes.SHA256()))
-        r, s = decode_dss_signature(der)
-        return signing.decode() + "." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+        return token(self.key, body, header={"alg": "ES256", "typ": "JWT", "kid": kid}, sign_with=key)
 
 
 def raw_request(port, header_lines, path="/", timeout=5):

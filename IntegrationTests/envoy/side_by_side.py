@@ -29,11 +29,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
 import driver  # noqa: E402
-from mint import Key, token  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 from envoy_test import raw_request  # noqa: E402
 from envoy_process import Envoy  # noqa: E402
 from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
+from support.tokens import Key, token  # noqa: E402
 from support.loopback_server import free_port, json_answer, serve  # noqa: E402
 
 ISSUER = "https://issuer.test"

@@ -16,49 +16,43 @@ and the load phase adds the module's rows from locations in the same nginx.
 import argparse
 import ctypes
 import http.client
-import http.server
 import json
 import math
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from support.checks import Tally  # noqa: E402
+from support.loopback_server import free_port, serve  # noqa: E402,F401  (free_port: others import it from here)
 
 ISSUER = "https://issuer.test"
 NEVER = "https://never-loaded.test"
 HMAC = "https://hmac.test"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-passed = failed = skipped = 0
+# The counts of this program and of those that import check from here (module_test.py, plus_configs.py,
+# haproxy/, forward-auth/); they read driver.passed and driver.failed (__getattr__ below).
+TALLY = Tally(ok_line="ok    {name}", fail_line="FAIL  {name}{detail}", detail_sep="  ")
+check = TALLY.check
+skipped = 0
 wrong_answers = 0
 
 
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok    {name}")
-    else:
-        failed += 1
-        print(f"FAIL  {name}  {detail}")
-    sys.stdout.flush()
-    return ok
+def __getattr__(name):
+    if name in ("passed", "failed"):
+        return getattr(TALLY, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def skip(name, why):
     global skipped
     skipped += 1
     print(f"skip  {name}  ({why})")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # The JWKS server: the test's stand-in for an identity provider, with its own request log. ----------------
@@ -68,47 +62,29 @@ class JWKS:
         self.body, self.mode, self.log, self.lock = body, "ok", [], threading.Lock()
         self.bodies = None   # {path: body}: each path its own document, any other path 404
         self.max_age = 1
-        self.port = free_port()
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
+        def answer(req):
+            with outer.lock:
+                outer.log.append((time.time(), req.path, req.headers.get("User-Agent", "")))
+                mode, body = outer.mode, outer.body
+                if outer.bodies is not None:
+                    body = outer.bodies.get(req.path.split("?", 1)[0])
+            if body is None:
+                return 404, {}, b""
+            if mode == "hang":
+                time.sleep(5)
+            if mode not in ("ok", "huge"):
+                return 500, {}, b""
+            data = body.encode()
+            if mode == "huge":   # a valid key set behind 2 MiB of JSON whitespace: above every size cap
+                data = b" " * (2 << 20) + data
+            # Cache-Control: pull mode's refresh schedule. A fetcher that gives up (its size cap, its timeout)
+            # breaks the write; the server keeps quiet, the fetcher counts it.
+            return 200, {"Content-Type": "application/json", "Cache-Control": f"max-age={outer.max_age}"}, data
 
-            def do_GET(self):
-                with outer.lock:
-                    outer.log.append((time.time(), self.path, self.headers.get("User-Agent", "")))
-                    mode, body = outer.mode, outer.body
-                    if outer.bodies is not None:
-                        body = outer.bodies.get(self.path.split("?", 1)[0])
-                if body is None:
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                if mode == "hang":
-                    time.sleep(5)
-                if mode not in ("ok", "huge"):
-                    self.send_response(500)
-                    self.end_headers()
-                    return
-                data = body.encode()
-                if mode == "huge":   # a valid key set behind 2 MiB of JSON whitespace: above every size cap
-                    data = b" " * (2 << 20) + data
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Cache-Control", f"max-age={outer.max_age}")   # pull mode's refresh schedule
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass   # the fetcher gave up (its size cap, its timeout): counted on its side
-
-            def log_message(self, *a):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = serve(answer, protocol="HTTP/1.0")
+        self.port = self.server.server_address[1]
 
     def hits(self, since, agent=None, path=None):
         with self.lock:
@@ -1160,8 +1136,8 @@ def main():
     if a.verdicts_only:
         os.makedirs(f"{a.work}/verdicts", exist_ok=True)
         verdict_phase(a, f"{a.work}/verdicts")
-        print(f"nginx-verdicts: checks={passed + failed} failed={failed}")
-        sys.exit(1 if failed else 0)
+        print(f"nginx-verdicts: checks={TALLY.passed + TALLY.failed} failed={TALLY.failed}")
+        sys.exit(1 if TALLY.failed else 0)
     a.dead_port = free_port()   # a key URL nobody answers
     w = a.work
     corpus = json.load(open(f"{w}/matrix.json"))
@@ -1279,14 +1255,14 @@ def main():
         with open(a.results, "w") as f:
             json.dump({"load_seconds": a.load, "rounds": a.rounds, "results": results}, f, indent=1)
     rps = lambda k: f"{results[k]['rps']:.0f}" if k in results else "0"
-    print(f"checks passed={passed} failed={failed} skipped={skipped}")
-    print(f"nginx-integration: checks={passed + failed} failed={failed} wrong_answers={wrong_answers} "
+    print(f"checks passed={TALLY.passed} failed={TALLY.failed} skipped={skipped}")
+    print(f"nginx-integration: checks={TALLY.passed + TALLY.failed} failed={TALLY.failed} wrong_answers={wrong_answers} "
           f"worker_crashes={crashes} rps_nocheck={rps('nocheck')} rps_jwtk_rs256={rps('jwtk_rs256')} "
           f"rps_haproxy_rs256={rps('haproxy_rs256')} rps_jwtk_cached={rps('jwtk_cached')} "
           f"rps_module_rs256={rps('module_rs256')} rps_module_es256={rps('module_es256')} "
           f"rps_module_hs256={rps('module_hs256')} rps_module_cached={rps('module_cached')} "
           f"rps_module_jwe_dir={rps('module_jwe_dir')} rps_module_jwe_nested={rps('module_jwe_nested')}")
-    return 0 if failed == 0 and wrong_answers == 0 and crashes == 0 else 1
+    return 0 if TALLY.failed == 0 and wrong_answers == 0 and crashes == 0 else 1
 
 
 if __name__ == "__main__":

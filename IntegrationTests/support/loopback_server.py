@@ -9,10 +9,11 @@ import socket
 import threading
 
 
-def serve(answer, tls=None):
-    """Starts the server on 127.0.0.1, a free port (server.server_address[1]); tls: (certificate, key) files."""
+def serve(answer, tls=None, protocol="HTTP/1.1"):
+    """Starts the server on 127.0.0.1, a free port (server.server_address[1]); tls: (certificate, key) files;
+    protocol "HTTP/1.0" closes every connection after its answer (nginx/driver.py's key server)."""
     class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+        protocol_version = protocol
 
         def do_GET(self):
             status, headers, body = answer(self)
