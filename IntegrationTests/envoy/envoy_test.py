@@ -30,6 +30,7 @@ from support.checks import Tally  # noqa: E402
 from support.http_raw import header as hget  # noqa: E402  (lifecycle_test imports it from here)
 from support.loopback_server import free_port, json_answer, serve  # noqa: E402
 from support.tokens import Key, token  # noqa: E402
+import envoy_config  # noqa: E402
 from envoy_process import Envoy  # noqa: E402
 
 ISSUER = "https://issuer.test"
@@ -188,39 +189,13 @@ def main():
     admin_port = free_port()
 
     def listener(name, cfg, after=()):
-        return {
-            "name": name,
-            "address": {"socket_address": {"address": "127.0.0.1", "port_value": ports[name]}},
-            "filter_chains": [{"filters": [{
-                "name": "envoy.filters.network.http_connection_manager",
-                "typed_config": {
-                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
-                             ".HttpConnectionManager",
-                    "stat_prefix": name,
-                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
-                        {"match": {"prefix": "/"}, "route": {"cluster": "upstream"}}]}]},
-                    "http_filters": [
-                        {"name": "jwtk", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3"
-                                     ".DynamicModuleFilter",
-                            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
-                            "filter_name": "jwtk",
-                            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue",
-                                              "value": json.dumps(cfg)}}},
-                        *after,
-                        {"name": "envoy.filters.http.router", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}},
-                    ]}}]}],
-        }
+        return envoy_config.listener(name, ports[name], [envoy_config.jwtk_filter(cfg), *after])
 
     bootstrap = {
-        "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}},
+        "admin": envoy_config.admin(admin_port),
         "static_resources": {
             "listeners": [listener(n, c, [rbac_filter] if n == "rbac" else []) for n, c in configs.items()],
-            "clusters": [{"name": "upstream", "type": "STATIC", "connect_timeout": "1s",
-                          "load_assignment": {"cluster_name": "upstream", "endpoints": [{"lb_endpoints": [
-                              {"endpoint": {"address": {"socket_address": {
-                                  "address": "127.0.0.1", "port_value": echo_port}}}}]}]}}],
+            "clusters": [envoy_config.cluster("upstream", echo_port)],
         },
     }
     envoy = Envoy(a.envoy, a.module_dir, bootstrap, os.path.join(a.work, "envoy.yaml"),

@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from envoy_test import Keys, raw_request, hget, ISSUER, AUDIENCE  # noqa: E402
+import envoy_config  # noqa: E402
 from envoy_process import Envoy  # noqa: E402
 from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
 from support.loopback_server import free_port, json_answer, serve  # noqa: E402
@@ -65,30 +66,8 @@ def main():
     def write_lds(realm):
         cfg = {"issuers": [ISSUER], "audiences": [AUDIENCE], "algorithms": ["ES256"], "realm": realm,
                "jwks_url": f"http://127.0.0.1:{jwks_srv.server_address[1]}/jwks"}
-        listener = {
-            "@type": "type.googleapis.com/envoy.config.listener.v3.Listener",
-            "name": "main",
-            "address": {"socket_address": {"address": "127.0.0.1", "port_value": port}},
-            "filter_chains": [{"filters": [{
-                "name": "envoy.filters.network.http_connection_manager",
-                "typed_config": {
-                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
-                             ".HttpConnectionManager",
-                    "stat_prefix": "main",
-                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
-                        {"match": {"prefix": "/"}, "route": {"cluster": "upstream"}}]}]},
-                    "http_filters": [
-                        {"name": "jwtk", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3"
-                                     ".DynamicModuleFilter",
-                            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
-                            "filter_name": "jwtk",
-                            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue",
-                                              "value": json.dumps(cfg)}}},
-                        {"name": "envoy.filters.http.router", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}},
-                    ]}}]}],
-        }
+        listener = dict(envoy_config.listener("main", port, [envoy_config.jwtk_filter(cfg)]),
+                        **{"@type": "type.googleapis.com/envoy.config.listener.v3.Listener"})
         tmp = lds + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"version_info": realm, "resources": [listener]}, f)
@@ -97,14 +76,10 @@ def main():
     def bootstrap(admin_port):
         return {
             "node": {"id": "lifecycle", "cluster": "test"},
-            "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}},
+            "admin": envoy_config.admin(admin_port),
             "dynamic_resources": {"lds_config": {"path_config_source": {"path": lds},
                                                  "resource_api_version": "V3"}},
-            "static_resources": {"clusters": [{
-                "name": "upstream", "type": "STATIC", "connect_timeout": "1s",
-                "load_assignment": {"cluster_name": "upstream", "endpoints": [{"lb_endpoints": [
-                    {"endpoint": {"address": {"socket_address": {
-                        "address": "127.0.0.1", "port_value": up_srv.server_address[1]}}}}]}]}}]},
+            "static_resources": {"clusters": [envoy_config.cluster("upstream", up_srv.server_address[1])]},
         }
 
     base_id = str(os.getpid() % 60000 + 61000)

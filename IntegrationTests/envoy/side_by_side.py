@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
 import driver  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 from envoy_test import raw_request  # noqa: E402
+import envoy_config  # noqa: E402
 from envoy_process import Envoy  # noqa: E402
 from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
 from support.tokens import Key, token  # noqa: E402
@@ -76,11 +77,7 @@ def main():
 
     def module_filter(cached, url=jwks_url):
         cfg = dict(policy, jwks_url=url, cache=True) if cached else dict(policy, jwks_url=url)
-        return {"name": "jwtk", "typed_config": {
-            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
-            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
-            "filter_name": "jwtk",
-            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue", "value": json.dumps(cfg)}}}
+        return envoy_config.jwtk_filter(cfg)
 
     def authn_filter(cached, url=jwks_url):
         provider = {"issuer": ISSUER, "audiences": [AUDIENCE], "forward": True,
@@ -97,30 +94,12 @@ def main():
         filters = {"nocheck": [], "module": [module_filter(False)], "module_cached": [module_filter(True)],
                    "authn": [authn_filter(False)], "authn_cached": [authn_filter(True)],
                    "module_hs": [module_filter(False, hs_url)], "authn_hs": [authn_filter(False, hs_url)]}[name]
-        return {
-            "name": name,
-            "address": {"socket_address": {"address": "127.0.0.1", "port_value": ports[name]}},
-            "filter_chains": [{"filters": [{
-                "name": "envoy.filters.network.http_connection_manager",
-                "typed_config": {
-                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
-                             ".HttpConnectionManager",
-                    "stat_prefix": name,
-                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
-                        {"match": {"prefix": "/"}, "direct_response": {"status": 200, "body": {"inline_string": "ok"}}}]}]},
-                    "http_filters": filters + [{"name": "envoy.filters.http.router", "typed_config": {
-                        "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}}]}}]}],
-        }
+        return envoy_config.listener(name, ports[name], filters, route=envoy_config.DIRECT_200)
 
     bootstrap = {
-        "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin}}},
-        "static_resources": {
-            "listeners": [listener(n) for n in names],
-            "clusters": [{"name": "keys", "type": "STATIC", "connect_timeout": "1s",
-                          "load_assignment": {"cluster_name": "keys", "endpoints": [{"lb_endpoints": [
-                              {"endpoint": {"address": {"socket_address": {
-                                  "address": "127.0.0.1", "port_value": kport}}}}]}]}}],
-        },
+        "admin": envoy_config.admin(admin),
+        "static_resources": {"listeners": [listener(n) for n in names],
+                             "clusters": [envoy_config.cluster("keys", kport)]},
     }
     envoy = Envoy(a.envoy, a.module_dir, bootstrap, os.path.join(a.work, "side.json"),
                   os.path.join(a.work, "side.log"),
