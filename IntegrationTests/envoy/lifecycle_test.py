@@ -27,6 +27,7 @@ import envoy_config  # noqa: E402
 from envoy_process import Envoy  # noqa: E402
 from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
 from support.loopback_server import free_port, json_answer, serve  # noqa: E402
+from support.waiting import wait_for  # noqa: E402
 
 TALLY = Tally()
 check = TALLY.named
@@ -37,16 +38,6 @@ def threads(pid):
         return len(os.listdir(f"/proc/{pid}/task"))
     except OSError:
         return -1
-
-
-def wait_for(pred, timeout, step=0.1):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(step)
-    return pred()
 
 
 def main():

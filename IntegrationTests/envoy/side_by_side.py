@@ -17,7 +17,7 @@ they differ by design (DIFFERENCES below, each with its reason; docs/ENVOY.md li
 each answers as stated, so the documented table is what Envoy does.
 Load (--load SECONDS > 0): wrk -t1 -c32 with distinct tokens for RS256, ES256 and HS256, one repeated token for the
 cached rows, and the unchecked route; rounds interleaved over the rows, medians with the range, and the worker's
-CPU time per request (IntegrationTests/nginx/driver.py's wrk). Prints a markdown table of the medians.
+CPU time per request (IntegrationTests/support/load.py's wrk). Prints a markdown table of the medians.
 Ends with one line: side-by-side: N passed, M failed
 """
 import argparse
@@ -26,16 +26,15 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
-import driver  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
-from envoy_test import raw_request  # noqa: E402
-import envoy_config  # noqa: E402
-from envoy_process import Envoy  # noqa: E402
-from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
-from support.tokens import Key, token  # noqa: E402
-from support.loopback_server import free_port, json_answer, serve  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from envoy_test import raw_request
+import envoy_config
+from envoy_process import Envoy
+from support import load  # (envoy_test put IntegrationTests on sys.path)
+from support.checks import Tally
+from support.loopback_server import free_port, json_answer, serve
+from support.tokens import Key, token
+from support.waiting import wait_for
 
 ISSUER = "https://issuer.test"
 AUDIENCE = "api"
@@ -125,7 +124,7 @@ def main():
         return [b"Authorization: Bearer " + t.encode()]
 
     try:
-        ready = driver.wait_for(lambda: send("module", bearer(tok())) == 200 and send("authn", bearer(tok())) == 200,
+        ready = wait_for(lambda: send("module", bearer(tok())) == 200 and send("authn", bearer(tok())) == 200,
                                 20)
         check("both filters up with the keys loaded", ready, (send("module", bearer(tok())), send("authn", bearer(tok()))))
         if not ready:
@@ -236,8 +235,8 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
     for rnd in range(a.rounds):
         for label, name, tokens in rows:
             if rnd == 0:
-                driver.wrk(url(name), tokens, 1, pid)   # warm-up: connections, keys, OpenSSL contexts
-            runs[label].append(driver.wrk(url(name), tokens, a.load, pid))
+                load.wrk(url(name), tokens, 1, pid)   # warm-up: connections, keys, OpenSSL contexts
+            runs[label].append(load.wrk(url(name), tokens, a.load, pid))
     med = lambda xs: sorted(xs)[len(xs) // 2]
     print("\n| row (Envoy 1.40, one worker) | req/s median | range | p99 ms | worker CPU us/request |")
     print("|---|---:|---:|---:|---:|")

@@ -28,7 +28,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from support.checks import Tally  # noqa: E402
+from support.load import wrk  # noqa: E402,F401  (haproxy/ and forward-auth/ call driver.wrk)
 from support.loopback_server import free_port, serve  # noqa: E402,F401  (free_port: others import it from here)
+from support.waiting import wait_for  # noqa: E402
 
 ISSUER = "https://issuer.test"
 NEVER = "https://never-loaded.test"
@@ -131,18 +133,6 @@ def echoed(body):
             k, v = line.split(": ", 1)
             out.setdefault(k.lower(), []).append(v)
     return out
-
-
-def wait_for(pred, timeout, step=0.1):
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(step)
-    return False
 
 
 # nginx ---------------------------------------------------------------------------------------------------
@@ -990,30 +980,6 @@ def verdict_phase(a, w):
             proc.wait(15)
         except subprocess.TimeoutExpired:
             proc.kill()
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def wrk(url, tokens_file, seconds, server_pid, connections=32):
-    """wrk's req/s and p99, and the server process's CPU time per request (user + system): on a shared
-    2-core machine req/s moves with the neighbours' load, CPU per request much less."""
-    cpu0 = cpu_seconds(server_pid)
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s",
-                          os.path.join(HERE, "wrk_tokens.lua"), url, "--", tokens_file],
-                         capture_output=True, text=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    m = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
-    p99 = float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)]
-    total = int(re.search(r"(\d+) requests in", out).group(1))
-    non2xx = int((re.search(r"Non-2xx or 3xx responses: (\d+)", out) or [0, 0])[1])
-    errors = sum(int(x) for x in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
-    cpu_us = (cpu_seconds(server_pid) - cpu0) / max(total, 1) * 1e6
-    return {"rps": rps, "p99_ms": p99, "requests": total, "non2xx": non2xx, "socket_errors": errors,
-            "cpu_us_per_request": round(cpu_us, 1)}
 
 
 def haproxy_conf(w, port):
