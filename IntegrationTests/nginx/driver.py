@@ -298,42 +298,58 @@ def module_conf(a, w, port, echo_port, jwks_port):
     return "\n".join(lines) + "\n"
 
 
-class Nginx:
-    def __init__(self, a, w, variant, jwks_port, env=None):
-        self.w = w
+class NginxProcess:
+    """One nginx from its own prefix w (w/nginx.conf, w/error.log, w/tmp), the configuration text given; up once
+    probe answers 200 or 204 on port (stopped, and RuntimeError with the error log's tail, if it never does).
+    Nginx below and module_test.py's Ngx build on it."""
+
+    def __init__(self, w, text, port, probe, timeout=15, step=0.1, binary="nginx", wrapper=(), env=None,
+                 stop_timeout=30):
+        self.w, self.port, self.stop_timeout = w, port, stop_timeout
         os.makedirs(f"{w}/tmp", exist_ok=True)
-        self.port, self.echo_port = free_port(), free_port()
+        os.chmod(w, 0o755)   # workers run as nobody and read the files under it
         with open(f"{w}/nginx.conf", "w") as f:
-            f.write(nginx_conf(a, w, self.port, self.echo_port, variant, jwks_port))
-        e = dict(os.environ)
-        e.update(env or {})
-        self.proc = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/error.log"],
-                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"), env=e)
-        self.client = Client(self.port)
-        ok = wait_for(lambda: self.client.get("/load/nocheck")[0] == 200, 10)
-        if not ok:
-            raise RuntimeError(f"nginx did not start: {open(w + '/error.log').read()[-2000:]}")
+            f.write(text)
+        self.proc = subprocess.Popen(list(wrapper) + [binary, "-p", w, "-c", f"{w}/nginx.conf", "-e",
+                                                      f"{w}/error.log"],
+                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"),
+                                     env=dict(os.environ, **(env or {})))
+        self.client = Client(port)
+        if not wait_for(lambda: self.client.get(probe)[0] in (200, 204), timeout, step):
+            self.stop()
+            raise RuntimeError(f"nginx did not start: {self.log()[-3000:]}")
 
     def workers(self):
         out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
         return sorted(int(p) for p in out.stdout.split())
 
-    def stats(self):
-        return json.loads(self.client.get("/jwtk/stats")[2])
-
-    def stop(self):
+    def stop(self, timeout=None):
+        """SIGQUIT (graceful), SIGKILL after timeout seconds: the exit status, None when it had to be killed."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGQUIT)
             try:
-                return self.proc.wait(15)
+                return self.proc.wait(timeout or self.stop_timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
                 return None
         return self.proc.returncode
 
     def log(self):
         with open(f"{self.w}/error.log", errors="replace") as f:
             return f.read()
+
+
+class Nginx(NginxProcess):
+    """nginx on nginx_conf's configuration (the Lua handler, pull mode or the module) beside its echo server."""
+
+    def __init__(self, a, w, variant, jwks_port, env=None):
+        port, self.echo_port = free_port(), free_port()
+        super().__init__(w, nginx_conf(a, w, port, self.echo_port, variant, jwks_port), port, "/load/nocheck",
+                         timeout=10, env=env, stop_timeout=15)
+
+    def stats(self):
+        return json.loads(self.client.get("/jwtk/stats")[2])
 
 
 def threads(pid):

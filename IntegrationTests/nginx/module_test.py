@@ -105,41 +105,13 @@ def nginx_t(w, text):
     return p.returncode, p.stderr + p.stdout
 
 
-class Ngx:
+class Ngx(driver.NginxProcess):
     def __init__(self, w, text, port, probe="/__up", wrapper=(), timeout=15):
         prep(w)
-        self.w, self.port = w, port
-        with open(f"{w}/nginx.conf", "w") as f:
-            f.write(text)
-        self.proc = subprocess.Popen(list(wrapper) + [NGINX, "-p", w, "-c", f"{w}/nginx.conf", "-e",
-                                                      f"{w}/error.log"],
-                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"))
-        self.client = Client(port)
-        if not wait_for(lambda: self.client.get(probe)[0] in (200, 204), timeout, 0.2):
-            self.stop()
-            raise RuntimeError(f"nginx did not start: {self.log()[-3000:]}")
-
-    def workers(self):
-        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
-        return sorted(int(p) for p in out.stdout.split())
+        super().__init__(w, text, port, probe, timeout=timeout, step=0.2, binary=NGINX, wrapper=wrapper)
 
     def hup(self):
         self.proc.send_signal(signal.SIGHUP)
-
-    def stop(self, timeout=30):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                return self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                return None
-        return self.proc.returncode
-
-    def log(self):
-        with open(f"{self.w}/error.log", errors="replace") as f:
-            return f.read()
 
     def mark(self):
         return os.path.getsize(f"{self.w}/error.log")
