@@ -10,7 +10,6 @@ wrk comparison. Standard library only. Ends with one line: apache: N passed, M f
 """
 import argparse
 import base64
-import http.server
 import json
 import os
 import re
@@ -19,35 +18,23 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "../.."))
 MODULES = "/usr/lib/apache2/modules"
 ISS = "https://issuer.example"
-passed = failed = 0
-
 
 sys.path.insert(0, os.path.join(ROOT, "IntegrationTests/verdicts"))
 import verdicts as corpus  # noqa: E402  (the verdict corpus's one comparison; verdicts() is a test here)
 VERDICTS = corpus.load()
+sys.path.insert(0, os.path.join(ROOT, "IntegrationTests"))
+from support import http_raw  # noqa: E402
+from support.checks import Tally  # noqa: E402
+from support.loopback_server import free_port, serve  # noqa: E402
 
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"  ok   {name}")
-    else:
-        failed += 1
-        print(f"  FAIL {name}" + (f": {detail}" if detail else ""))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+TALLY = Tally(ok_line="  ok   {name}", fail_line="  FAIL {name}{detail}", detail_sep=": ", always_sep=False)
+check = TALLY.check
 
 
 def b64(data):
@@ -99,39 +86,6 @@ class Key:
         return signing + "." + b64(sig)
 
 
-def serve(handler_body, tls=None):
-    """A loopback HTTP server on a thread; handler_body(request) -> (status, headers dict, body bytes);
-    tls: (certificate, key) files for HTTPS."""
-    class H(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self):
-            status, headers, body = handler_body(self)
-            self.send_response(status)
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-
-    class Quiet(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-
-        def handle_error(self, request, client_address):
-            pass
-    srv = Quiet(("127.0.0.1", 0), H)
-    if tls:
-        import ssl
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ctx.load_cert_chain(*tls)
-        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv
-
-
 def echo(req):
     seen = {}
     for k, v in req.headers.raw_items():
@@ -140,30 +94,12 @@ def echo(req):
 
 
 def raw_get(port, path, headers=(), timeout=10):
-    """A request written byte for byte (values HTTP clients would refuse or normalise)."""
-    req = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
-    for k, v in headers:
-        req += (k if isinstance(k, bytes) else k.encode()) + b": " + \
-            (v if isinstance(v, bytes) else v.encode("utf-8")) + b"\r\n"
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(req + b"\r\n")
-        data = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    m = re.match(r"HTTP/1\.\d (\d{3})", lines[0] if lines else "")
-    hdrs = {}
-    for line in lines[1:]:
-        k, _, v = line.partition(":")
-        hdrs[k.strip().lower()] = v.strip()
-    return (int(m.group(1)) if m else 0), hdrs, body.decode("utf-8", "replace")
+    """A request written byte for byte (values HTTP clients would refuse or normalise): (status, headers dict
+    with lower-cased names, body text). A reset or timeout after the answer keeps the answer."""
+    req = http_raw.request(path, [http_raw.header_line(k, v) for k, v in headers], host=b"t")
+    status, pairs, body = http_raw.parse(http_raw.exchange(port, req, timeout, keep_partial=True),
+                                         decode_chunks=False)
+    return status, dict(pairs), body.decode("utf-8", "replace")
 
 
 def bearer(tok):
@@ -780,7 +716,7 @@ def graceful(env, ap, mpm, rounds=2):
 def run_mpm(env, mpm, full):
     conf = env.config(mpm)
     ap = Apache(env, conf)
-    before = failed
+    before = TALLY.failed
     try:
         print(f"== apache2 ({mpm} MPM)")
         if ap.proc.poll() is not None:
@@ -810,7 +746,7 @@ def run_mpm(env, mpm, full):
         log = ap.log_text()
         check(rc == 0 and "Segmentation fault" not in log and "exit signal" not in log,
               f"apache2 ({mpm}) stops cleanly", f"rc {rc} {log[-800:]}")
-        if failed > before:
+        if TALLY.failed > before:
             print(log[-3000:])
         if os.path.exists(ap.log):
             os.rename(ap.log, ap.log + "." + mpm)
@@ -949,8 +885,8 @@ def main():
     times.append(f"openidc{' and load' if a.load else ''} {time.monotonic() - t:.1f} s")
     before = os.environ.get("JWTK_STAGE_TIMES")
     print(f"stage times: {before + ', ' if before else ''}{', '.join(times)}, apache test {time.monotonic() - t0:.1f} s")
-    print(f"apache: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(TALLY.line("apache"))
+    return 1 if TALLY.failed else 0
 
 
 if __name__ == "__main__":

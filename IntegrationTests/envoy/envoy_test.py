@@ -14,52 +14,43 @@ Tests/JWTKernelTests/Fixtures/gateway/contract.json (the values HTTP/1.1 can car
 that Envoy is still up and answering. Ends with one line: envoy: N passed, M failed
 """
 import argparse
-import base64
 import json
 import os
-import re
-import socket
 import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "IntegrationTests"))
+from support import http_raw  # noqa: E402
+from support.checks import Tally  # noqa: E402
+from support.http_raw import header as hget  # noqa: E402  (lifecycle_test imports it from here)
+from support.loopback_server import free_port, json_answer, serve  # noqa: E402
+from support.tokens import Key, token  # noqa: E402
+import envoy_config  # noqa: E402
+from envoy_process import Envoy  # noqa: E402
+
 ISSUER = "https://issuer.test"
 AUDIENCE = "api"
 REALM = "api"
 NO_TOKEN = 'Bearer realm="api"'
 INVALID = 'Bearer realm="api", error="invalid_token"'
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def b64(b):
-    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+TALLY = Tally()
+check = TALLY.named
 
 
 class Keys:
+    """The ES256 key "k1" the listeners trust, another one under the same kid, and tokens with this test's
+    claims (support/tokens.py signs)."""
+
     def __init__(self):
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.other = ec.generate_private_key(ec.SECP256R1())
-        n = self.key.public_key().public_numbers()
-        self.jwks = {"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1", "alg": "ES256", "use": "sig",
-                               "x": b64(n.x.to_bytes(32, "big")), "y": b64(n.y.to_bytes(32, "big"))}]}
+        self.key = Key("k1", "ES256", ec.generate_private_key(ec.SECP256R1()))
+        self.other = Key("k1", "ES256", ec.generate_private_key(ec.SECP256R1()))
+        self.jwks = {"keys": [self.key.jwk()]}
 
     def token(self, claims=None, key=None, kid="k1", **over):
         now = int(time.time())
@@ -71,82 +62,13 @@ class Keys:
                 body.pop(k, None)
             else:
                 body[k] = v
-        header = {"alg": "ES256", "typ": "JWT", "kid": kid}
-        signing = (b64(json.dumps(header).encode()) + "." + b64(json.dumps(body).encode())).encode()
-        der = (key or self.key).sign(signing, ec.ECDSA(hashes.SHA256()))
-        r, s = decode_dss_signature(der)
-        return signing.decode() + "." + b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
-
-
-def serve(handler_cls):
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), handler_cls)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
+        return token(self.key, body, header={"alg": "ES256", "typ": "JWT", "kid": kid}, sign_with=key)
 
 
 def raw_request(port, header_lines, path="/", timeout=5):
     """Sends one HTTP/1.1 request with the given raw header lines (bytes); returns (status, headers, body)
     with header names lower-cased (a list of pairs), or (0, [], b"") if the connection failed."""
-    req = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: test\r\nConnection: close\r\n"
-    for line in header_lines:
-        req += line + b"\r\n"
-    req += b"\r\n"
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-            s.sendall(req)
-            # Read to the end of the response, not to the close: after a local reply Envoy closes only
-            # after its delayed_close_timeout (1 s).
-            data = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-                head, sep, rest = data.partition(b"\r\n\r\n")
-                if not sep:
-                    continue
-                low = head.lower()
-                if b"\r\ncontent-length:" in low:
-                    n = int(low.split(b"\r\ncontent-length:")[1].split(b"\r\n")[0])
-                    if len(rest) >= n:
-                        break
-                elif b"chunked" in low and rest.endswith(b"0\r\n\r\n"):
-                    break
-    except OSError:
-        return 0, [], b""
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.split(b"\r\n")
-    if not lines or len(lines[0].split(b" ")) < 2:
-        return 0, [], b""
-    status = int(lines[0].split(b" ")[1])
-    headers = []
-    for line in lines[1:]:
-        k, _, v = line.partition(b":")
-        headers.append((k.strip().lower().decode("latin-1"), v.strip().decode("latin-1")))
-    if any(k == "transfer-encoding" and "chunked" in v for k, v in headers):
-        out, rest = b"", body
-        while rest:
-            size_line, _, rest = rest.partition(b"\r\n")
-            size = int(size_line.split(b";")[0] or b"0", 16)
-            if size == 0:
-                break
-            out, rest = out + rest[:size], rest[size + 2:]
-        body = out
-    return status, headers, body
-
-
-def hget(headers, name):
-    vals = [v for k, v in headers if k == name]
-    return vals[0] if len(vals) == 1 else (None if not vals else vals)
+    return http_raw.parse(http_raw.exchange(port, http_raw.request(path, header_lines), timeout))
 
 
 def upstream_headers(body):
@@ -214,39 +136,14 @@ def main():
             f.write(keys.token(exp=int(time.time()) + 3600))
         return
 
-    class Jwks(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def jwks_answer(req):
+        return json_answer(json.dumps(keys.jwks).encode()) if req.path == "/jwks" else json_answer(b"{}", 500)
 
-        def log_message(self, *args):
-            pass
+    def echo_answer(req):
+        return json_answer(json.dumps([[k.lower(), v] for k, v in req.headers.items()]).encode())
 
-        def do_GET(self):
-            if self.path == "/jwks":
-                body, status = json.dumps(keys.jwks).encode(), 200
-            else:
-                body, status = b"{}", 500
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    class Echo(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            body = json.dumps([[k.lower(), v] for k, v in self.headers.items()]).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    jwks_srv = serve(Jwks)
-    echo_srv = serve(Echo)
+    jwks_srv = serve(jwks_answer)
+    echo_srv = serve(echo_answer)
     jwks_port, echo_port = jwks_srv.server_address[1], echo_srv.server_address[1]
     jwks_file = os.path.join(a.work, "jwks.json")
     with open(jwks_file, "w") as f:
@@ -292,54 +189,21 @@ def main():
     admin_port = free_port()
 
     def listener(name, cfg, after=()):
-        return {
-            "name": name,
-            "address": {"socket_address": {"address": "127.0.0.1", "port_value": ports[name]}},
-            "filter_chains": [{"filters": [{
-                "name": "envoy.filters.network.http_connection_manager",
-                "typed_config": {
-                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
-                             ".HttpConnectionManager",
-                    "stat_prefix": name,
-                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
-                        {"match": {"prefix": "/"}, "route": {"cluster": "upstream"}}]}]},
-                    "http_filters": [
-                        {"name": "jwtk", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3"
-                                     ".DynamicModuleFilter",
-                            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
-                            "filter_name": "jwtk",
-                            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue",
-                                              "value": json.dumps(cfg)}}},
-                        *after,
-                        {"name": "envoy.filters.http.router", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}},
-                    ]}}]}],
-        }
+        return envoy_config.listener(name, ports[name], [envoy_config.jwtk_filter(cfg), *after])
 
     bootstrap = {
-        "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}},
+        "admin": envoy_config.admin(admin_port),
         "static_resources": {
             "listeners": [listener(n, c, [rbac_filter] if n == "rbac" else []) for n, c in configs.items()],
-            "clusters": [{"name": "upstream", "type": "STATIC", "connect_timeout": "1s",
-                          "load_assignment": {"cluster_name": "upstream", "endpoints": [{"lb_endpoints": [
-                              {"endpoint": {"address": {"socket_address": {
-                                  "address": "127.0.0.1", "port_value": echo_port}}}}]}]}}],
+            "clusters": [envoy_config.cluster("upstream", echo_port)],
         },
     }
-    conf = os.path.join(a.work, "envoy.yaml")
-    with open(conf, "w") as f:
-        json.dump(bootstrap, f, indent=1)
-    log_path = os.path.join(a.work, "envoy.log")
-    env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
-    log = open(log_path, "w")
-    envoy = subprocess.Popen([a.envoy, "-c", conf, "--concurrency", "2", "--log-level", "warn",
-                              "--base-id", str(os.getpid() % 60000 + 1000)],
-                             env=env, stdout=log, stderr=subprocess.STDOUT)
+    envoy = Envoy(a.envoy, a.module_dir, bootstrap, os.path.join(a.work, "envoy.yaml"),
+                  os.path.join(a.work, "envoy.log"),
+                  ["--concurrency", "2", "--base-id", str(os.getpid() % 60000 + 1000)], indent=1)
 
     def dump_log():
-        with open(log_path) as f:
-            sys.stdout.write("--- envoy.log (last 40 lines)\n" + "".join(f.readlines()[-40:]))
+        sys.stdout.write(envoy.tail(40))
 
     try:
         good = keys.token()
@@ -357,8 +221,7 @@ def main():
             dump_log()
             return
         t_ready = time.time() - t_start
-        with open(log_path) as f:
-            text = f.read()
+        text = envoy.log_text()
         check("the ABI version was checked (Envoy logged the module's version)", "ABI version v0.1.0" in text,
               "no ABI line in envoy.log")
 
@@ -530,6 +393,7 @@ def main():
                        '{"jwks_file": "/nonexistent/jwks.json"}', '{"issuers": ["x"], "bogus": 1}', '{"a":',
                        '{"realm": "\\ud800"}', '{"issuers": ' + "[" * 200 + "]" * 200 + "}",
                        '{"audiences": "api"}', '{} trailing']
+        env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
         for i, value in enumerate(bad_configs + [None]):
             fc["value"] = value if value is not None else json.dumps(configs["good"])
             path = os.path.join(a.work, f"validate{i}.yaml")
@@ -558,24 +422,17 @@ def main():
         print(f"verdicts (envoy): {agreed} of {len(corpus_doc['cases'])} cases as the corpus says")
         print(f"envoy ready in {t_ready:.1f} s; checks in {time.time() - t_start:.1f} s")
     finally:
-        envoy.terminate()
-        try:
-            code = envoy.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            envoy.kill()
-            code = envoy.wait()
-        log.close()
-        with open(log_path) as f:
-            text = f.read()
+        code = envoy.stop()
+        text = envoy.log_text()
         crashed = "Caught Segmentation fault" in text or "Backtrace" in text or code not in (0, -15)
         check("envoy exited cleanly (no crash, no backtrace)", not crashed, f"exit {code}")
-        if failed:
+        if TALLY.failed:
             dump_log()
         jwks_srv.shutdown()
         echo_srv.shutdown()
-    print(f"envoy: {passed} passed, {failed} failed")
+    print(TALLY.line("envoy"))
 
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if TALLY.failed else 0)

@@ -18,25 +18,19 @@ Ends with one line: lifecycle: N passed, M failed
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from envoy_test import Keys, serve, free_port, raw_request, hget, ISSUER, AUDIENCE  # noqa: E402
-from http.server import BaseHTTPRequestHandler  # noqa: E402
+from envoy_test import Keys, raw_request, hget, ISSUER, AUDIENCE  # noqa: E402
+import envoy_config  # noqa: E402
+from envoy_process import Envoy  # noqa: E402
+from support.checks import Tally  # noqa: E402  (envoy_test put IntegrationTests on sys.path)
+from support.loopback_server import free_port, json_answer, serve  # noqa: E402
+from support.waiting import wait_for  # noqa: E402
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+TALLY = Tally()
+check = TALLY.named
 
 
 def threads(pid):
@@ -44,16 +38,6 @@ def threads(pid):
         return len(os.listdir(f"/proc/{pid}/task"))
     except OSError:
         return -1
-
-
-def wait_for(pred, timeout, step=0.1):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = pred()
-        if v:
-            return v
-        time.sleep(step)
-    return pred()
 
 
 def main():
@@ -65,58 +49,16 @@ def main():
     t0 = time.time()
     keys = Keys()
 
-    class Jwks(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            body = json.dumps(keys.jwks).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    class Ok(Jwks):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Length", "2")
-            self.end_headers()
-            self.wfile.write(b"ok")
-
-    jwks_srv, up_srv = serve(Jwks), serve(Ok)
+    jwks_srv = serve(lambda req: json_answer(json.dumps(keys.jwks).encode()))
+    up_srv = serve(lambda req: (200, {}, b"ok"))
     port, admin1, admin2 = free_port(), free_port(), free_port()
     lds = os.path.join(a.work, "lds.yaml")
 
     def write_lds(realm):
         cfg = {"issuers": [ISSUER], "audiences": [AUDIENCE], "algorithms": ["ES256"], "realm": realm,
                "jwks_url": f"http://127.0.0.1:{jwks_srv.server_address[1]}/jwks"}
-        listener = {
-            "@type": "type.googleapis.com/envoy.config.listener.v3.Listener",
-            "name": "main",
-            "address": {"socket_address": {"address": "127.0.0.1", "port_value": port}},
-            "filter_chains": [{"filters": [{
-                "name": "envoy.filters.network.http_connection_manager",
-                "typed_config": {
-                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
-                             ".HttpConnectionManager",
-                    "stat_prefix": "main",
-                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
-                        {"match": {"prefix": "/"}, "route": {"cluster": "upstream"}}]}]},
-                    "http_filters": [
-                        {"name": "jwtk", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3"
-                                     ".DynamicModuleFilter",
-                            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
-                            "filter_name": "jwtk",
-                            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue",
-                                              "value": json.dumps(cfg)}}},
-                        {"name": "envoy.filters.http.router", "typed_config": {
-                            "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}},
-                    ]}}]}],
-        }
+        listener = dict(envoy_config.listener("main", port, [envoy_config.jwtk_filter(cfg)]),
+                        **{"@type": "type.googleapis.com/envoy.config.listener.v3.Listener"})
         tmp = lds + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"version_info": realm, "resources": [listener]}, f)
@@ -125,31 +67,21 @@ def main():
     def bootstrap(admin_port):
         return {
             "node": {"id": "lifecycle", "cluster": "test"},
-            "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin_port}}},
+            "admin": envoy_config.admin(admin_port),
             "dynamic_resources": {"lds_config": {"path_config_source": {"path": lds},
                                                  "resource_api_version": "V3"}},
-            "static_resources": {"clusters": [{
-                "name": "upstream", "type": "STATIC", "connect_timeout": "1s",
-                "load_assignment": {"cluster_name": "upstream", "endpoints": [{"lb_endpoints": [
-                    {"endpoint": {"address": {"socket_address": {
-                        "address": "127.0.0.1", "port_value": up_srv.server_address[1]}}}}]}]}}]},
+            "static_resources": {"clusters": [envoy_config.cluster("upstream", up_srv.server_address[1])]},
         }
 
-    env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
     base_id = str(os.getpid() % 60000 + 61000)
     procs = []
 
     def start(epoch, admin_port):
-        conf = os.path.join(a.work, f"lifecycle{epoch}.json")
-        with open(conf, "w") as f:
-            json.dump(bootstrap(admin_port), f)
-        log_path = os.path.join(a.work, f"lifecycle{epoch}.log")
-        log = open(log_path, "w")
-        p = subprocess.Popen([a.envoy, "-c", conf, "--concurrency", "1", "--log-level", "warn",
-                              "--base-id", base_id, "--restart-epoch", str(epoch), "--drain-time-s", "1",
-                              "--parent-shutdown-time-s", "2", "--drain-strategy", "immediate"],
-                             env=env, stdout=log, stderr=subprocess.STDOUT)
-        procs.append((p, log, log_path))
+        p = Envoy(a.envoy, a.module_dir, bootstrap(admin_port), os.path.join(a.work, f"lifecycle{epoch}.json"),
+                  os.path.join(a.work, f"lifecycle{epoch}.log"),
+                  ["--concurrency", "1", "--base-id", base_id, "--restart-epoch", str(epoch), "--drain-time-s", "1",
+                   "--parent-shutdown-time-s", "2", "--drain-strategy", "immediate"])
+        procs.append(p)
         return p
 
     good = keys.token().encode()
@@ -190,8 +122,7 @@ def main():
         exited = wait_for(lambda: e1.poll() is not None, 20)
         check("hot restart: the old Envoy exited", exited, "")
         code = e1.poll()
-        with open(procs[0][2]) as f:
-            text = f.read()
+        text = procs[0].log_text()
         check("hot restart: the old Envoy exited cleanly (status 0, no backtrace)",
               code == 0 and "Backtrace" not in text and "Caught" not in text, f"exit {code}")
         check("hot restart: the new Envoy answers 200", wait_for(ok_200, 10))
@@ -202,24 +133,16 @@ def main():
         check(f"hot restart: the new Envoy has the baseline's thread count ({base})", n2 == base, n2)
         print(f"lifecycle checks in {time.time() - t0:.1f} s")
     finally:
-        for p, log, log_path in procs:
-            if p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-            log.close()
-        if failed:
-            for _, _, log_path in procs:
-                with open(log_path) as f:
-                    sys.stdout.write(f"--- {log_path} (last 20 lines)\n" + "".join(f.readlines()[-20:]))
+        for p in procs:
+            p.stop()
+        if TALLY.failed:
+            for p in procs:
+                sys.stdout.write(p.tail(20))
         jwks_srv.shutdown()
         up_srv.shutdown()
-    print(f"lifecycle: {passed} passed, {failed} failed")
+    print(TALLY.line("lifecycle"))
 
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if TALLY.failed else 0)

@@ -74,40 +74,34 @@ fi
 grep -v '^mock: [0-9]* passed' "$work/mock.log" | tail -40
 echo "mock host: $mock_p passed, $mock_f failed ($((SECONDS - t0)) s)"
 
-t0=$SECONDS
-"$venv/bin/python" IntegrationTests/envoy/envoy_test.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
-    --work "$work" > "$work/test.log" 2>&1
-rc=$?
-t_test=$((SECONDS - t0))
-grep -v '^envoy: [0-9]* passed' "$work/test.log"
-read -r env_p env_f < <(sed -n 's/^envoy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/test.log" | tail -1)
-[ -n "${env_p:-}" ] || { env_p=0; env_f=1; }
-echo "in envoy: $env_p passed, $env_f failed ($t_test s)"
+# harness NAME SCRIPT LOG LABEL [ARGS...]: one Python harness against this Envoy and module; prints its output but
+# its closing line "NAME: N passed, M failed", then "LABEL: N passed, M failed (S s)"; sets h_p, h_f (0 and 1 when
+# the closing line is missing), h_rc (its exit status) and h_t (its seconds) for the caller to keep.
+harness() {
+    local name=$1 script=$2 log=$work/$3 label=$4 t0=$SECONDS p f
+    shift 4
+    "$venv/bin/python" "IntegrationTests/envoy/$script" --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
+        --work "$work" "$@" > "$log" 2>&1
+    h_rc=$?
+    h_t=$((SECONDS - t0))
+    grep -v "^$name: [0-9]* passed" "$log"
+    read -r p f < <(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1 \2/p" "$log" | tail -1)
+    [ -n "${p:-}" ] || { p=0; f=1; }
+    echo "$label: $p passed, $f failed ($h_t s)"
+    h_p=$p h_f=$f
+}
 
+harness envoy envoy_test.py test.log "in envoy"
+env_p=$h_p env_f=$h_f env_rc=$h_rc env_t=$h_t
 # Configuration updates (LDS from a file), drains and a hot restart: no refresher thread left behind.
-t0=$SECONDS
-"$venv/bin/python" IntegrationTests/envoy/lifecycle_test.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
-    --work "$work" > "$work/lifecycle.log" 2>&1
-rc_life=$?
-t_life=$((SECONDS - t0))
-grep -v '^lifecycle: [0-9]* passed' "$work/lifecycle.log"
-read -r life_p life_f < <(sed -n 's/^lifecycle: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/lifecycle.log" | tail -1)
-[ -n "${life_p:-}" ] || { life_p=0; life_f=1; }
-echo "lifecycle: $life_p passed, $life_f failed ($t_life s)"
-
+harness lifecycle lifecycle_test.py lifecycle.log lifecycle
+life_p=$h_p life_f=$h_f life_rc=$h_rc life_t=$h_t
 # Beside Envoy's own jwt_authn in the same Envoy: verdicts on every case both express, the documented differences,
 # and with --load the wrk rows (docs/ENVOY.md).
-t0=$SECONDS
-"$venv/bin/python" IntegrationTests/envoy/side_by_side.py --envoy "$envoy" --module-dir "$work/prefix/lib/envoy" \
-    --work "$work" --load "$load" > "$work/side-run.log" 2>&1
-rc_side=$?
-t_side=$((SECONDS - t0))
-grep -v '^side-by-side: [0-9]* passed' "$work/side-run.log" 
-read -r side_p side_f < <(sed -n 's/^side-by-side: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/side-run.log" | tail -1)
-[ -n "${side_p:-}" ] || { side_p=0; side_f=1; }
-echo "beside jwt_authn: $side_p passed, $side_f failed ($t_side s)"
-echo "stage times: module build $t_module s, venv $t_venv s, envoy test $t_test s, lifecycle $t_life s," \
-    "beside jwt_authn $t_side s, total $((SECONDS - t_all)) s"
+harness side-by-side side_by_side.py side-run.log "beside jwt_authn" --load "$load"
+side_p=$h_p side_f=$h_f side_rc=$h_rc side_t=$h_t
+echo "stage times: module build $t_module s, venv $t_venv s, envoy test $env_t s, lifecycle $life_t s," \
+    "beside jwt_authn $side_t s, total $((SECONDS - t_all)) s"
 echo "envoy: $((env_p + mock_p + life_p + side_p)) passed, $((env_f + mock_f + life_f + side_f)) failed"
-[ "$rc" = 0 ] && [ "$rc_life" = 0 ] && [ "$rc_side" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ] &&
+[ "$env_rc" = 0 ] && [ "$life_rc" = 0 ] && [ "$side_rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ] &&
     [ "$life_f" = 0 ] && [ "$side_f" = 0 ]

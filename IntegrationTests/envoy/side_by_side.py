@@ -17,37 +17,29 @@ they differ by design (DIFFERENCES below, each with its reason; docs/ENVOY.md li
 each answers as stated, so the documented table is what Envoy does.
 Load (--load SECONDS > 0): wrk -t1 -c32 with distinct tokens for RS256, ES256 and HS256, one repeated token for the
 cached rows, and the unchecked route; rounds interleaved over the rows, medians with the range, and the worker's
-CPU time per request (IntegrationTests/nginx/driver.py's wrk). Prints a markdown table of the medians.
+CPU time per request (IntegrationTests/support/load.py's wrk). Prints a markdown table of the medians.
 Ends with one line: side-by-side: N passed, M failed
 """
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
-import driver  # noqa: E402
-from mint import Key, token  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
-from envoy_test import serve, free_port, raw_request, hget  # noqa: E402
-from http.server import BaseHTTPRequestHandler  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from envoy_test import raw_request
+import envoy_config
+from envoy_process import Envoy
+from support import load  # (envoy_test put IntegrationTests on sys.path)
+from support.checks import Tally
+from support.loopback_server import free_port, json_answer, serve
+from support.tokens import Key, token
+from support.waiting import wait_for
 
 ISSUER = "https://issuer.test"
 AUDIENCE = "api"
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+TALLY = Tally()
+check = TALLY.named
 
 
 def main():
@@ -67,22 +59,11 @@ def main():
     jwks = {"keys": [rs.jwk(), es.jwk(), hs.jwk()]}
     fetches = []
 
-    class Jwks(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def jwks_answer(req):
+        fetches.append(req.path)
+        return json_answer(json.dumps(jwks if req.path == "/jwks" else {"keys": [hs.jwk()]}).encode())
 
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            fetches.append(self.path)
-            body = json.dumps(jwks if self.path == "/jwks" else {"keys": [hs.jwk()]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    key_srv = serve(Jwks)
+    key_srv = serve(jwks_answer)
     kport = key_srv.server_address[1]
     jwks_url = f"http://127.0.0.1:{kport}/jwks"
     hs_url = f"http://127.0.0.1:{kport}/hs-jwks"
@@ -95,11 +76,7 @@ def main():
 
     def module_filter(cached, url=jwks_url):
         cfg = dict(policy, jwks_url=url, cache=True) if cached else dict(policy, jwks_url=url)
-        return {"name": "jwtk", "typed_config": {
-            "@type": "type.googleapis.com/envoy.extensions.filters.http.dynamic_modules.v3.DynamicModuleFilter",
-            "dynamic_module_config": {"name": "jwtk_envoy", "do_not_close": True},
-            "filter_name": "jwtk",
-            "filter_config": {"@type": "type.googleapis.com/google.protobuf.StringValue", "value": json.dumps(cfg)}}}
+        return envoy_config.jwtk_filter(cfg)
 
     def authn_filter(cached, url=jwks_url):
         provider = {"issuer": ISSUER, "audiences": [AUDIENCE], "forward": True,
@@ -116,40 +93,16 @@ def main():
         filters = {"nocheck": [], "module": [module_filter(False)], "module_cached": [module_filter(True)],
                    "authn": [authn_filter(False)], "authn_cached": [authn_filter(True)],
                    "module_hs": [module_filter(False, hs_url)], "authn_hs": [authn_filter(False, hs_url)]}[name]
-        return {
-            "name": name,
-            "address": {"socket_address": {"address": "127.0.0.1", "port_value": ports[name]}},
-            "filter_chains": [{"filters": [{
-                "name": "envoy.filters.network.http_connection_manager",
-                "typed_config": {
-                    "@type": "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3"
-                             ".HttpConnectionManager",
-                    "stat_prefix": name,
-                    "route_config": {"virtual_hosts": [{"name": "all", "domains": ["*"], "routes": [
-                        {"match": {"prefix": "/"}, "direct_response": {"status": 200, "body": {"inline_string": "ok"}}}]}]},
-                    "http_filters": filters + [{"name": "envoy.filters.http.router", "typed_config": {
-                        "@type": "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router"}}]}}]}],
-        }
+        return envoy_config.listener(name, ports[name], filters, route=envoy_config.DIRECT_200)
 
     bootstrap = {
-        "admin": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": admin}}},
-        "static_resources": {
-            "listeners": [listener(n) for n in names],
-            "clusters": [{"name": "keys", "type": "STATIC", "connect_timeout": "1s",
-                          "load_assignment": {"cluster_name": "keys", "endpoints": [{"lb_endpoints": [
-                              {"endpoint": {"address": {"socket_address": {
-                                  "address": "127.0.0.1", "port_value": kport}}}}]}]}}],
-        },
+        "admin": envoy_config.admin(admin),
+        "static_resources": {"listeners": [listener(n) for n in names],
+                             "clusters": [envoy_config.cluster("keys", kport)]},
     }
-    conf = os.path.join(a.work, "side.json")
-    with open(conf, "w") as f:
-        json.dump(bootstrap, f)
-    log_path = os.path.join(a.work, "side.log")
-    log = open(log_path, "w")
-    env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
-    envoy = subprocess.Popen([a.envoy, "-c", conf, "--concurrency", "1", "--log-level", "warn",
-                              "--base-id", str(os.getpid() % 60000 + 2000)],
-                             env=env, stdout=log, stderr=subprocess.STDOUT)
+    envoy = Envoy(a.envoy, a.module_dir, bootstrap, os.path.join(a.work, "side.json"),
+                  os.path.join(a.work, "side.log"),
+                  ["--concurrency", "1", "--base-id", str(os.getpid() % 60000 + 2000)])
     now = int(time.time())
 
     def claims(**over):
@@ -171,7 +124,7 @@ def main():
         return [b"Authorization: Bearer " + t.encode()]
 
     try:
-        ready = driver.wait_for(lambda: send("module", bearer(tok())) == 200 and send("authn", bearer(tok())) == 200,
+        ready = wait_for(lambda: send("module", bearer(tok())) == 200 and send("authn", bearer(tok())) == 200,
                                 20)
         check("both filters up with the keys loaded", ready, (send("module", bearer(tok())), send("authn", bearer(tok()))))
         if not ready:
@@ -250,20 +203,12 @@ def main():
         if a.load > 0:
             load_phase(a, envoy.pid, ports, rs, es, hs, claims, now)
     finally:
-        envoy.terminate()
-        try:
-            envoy.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            envoy.kill()
-            envoy.wait()
-        log.close()
-        with open(log_path) as f:
-            text = f.read()
-        check("envoy exited cleanly", "Backtrace" not in text and envoy.returncode in (0, -15), envoy.returncode)
-        if failed:
-            sys.stdout.write("--- side.log (last 20 lines)\n" + "".join(text.splitlines(True)[-20:]))
+        code = envoy.stop()
+        check("envoy exited cleanly", "Backtrace" not in envoy.log_text() and code in (0, -15), code)
+        if TALLY.failed:
+            sys.stdout.write(envoy.tail(20))
         key_srv.shutdown()
-    print(f"side-by-side: {passed} passed, {failed} failed")
+    print(TALLY.line("side-by-side"))
 
 
 def load_phase(a, pid, ports, rs, es, hs, claims, now):
@@ -290,8 +235,8 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
     for rnd in range(a.rounds):
         for label, name, tokens in rows:
             if rnd == 0:
-                driver.wrk(url(name), tokens, 1, pid)   # warm-up: connections, keys, OpenSSL contexts
-            runs[label].append(driver.wrk(url(name), tokens, a.load, pid))
+                load.wrk(url(name), tokens, 1, pid)   # warm-up: connections, keys, OpenSSL contexts
+            runs[label].append(load.wrk(url(name), tokens, a.load, pid))
     med = lambda xs: sorted(xs)[len(xs) // 2]
     print("\n| row (Envoy 1.40, one worker) | req/s median | range | p99 ms | worker CPU us/request |")
     print("|---|---:|---:|---:|---:|")
@@ -314,4 +259,4 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if TALLY.failed else 0)

@@ -16,49 +16,45 @@ and the load phase adds the module's rows from locations in the same nginx.
 import argparse
 import ctypes
 import http.client
-import http.server
 import json
 import math
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from support.checks import Tally  # noqa: E402
+from support.load import wrk  # noqa: E402,F401  (haproxy/ and forward-auth/ call driver.wrk)
+from support.loopback_server import free_port, serve  # noqa: E402,F401  (free_port: others import it from here)
+from support.waiting import wait_for  # noqa: E402
 
 ISSUER = "https://issuer.test"
 NEVER = "https://never-loaded.test"
 HMAC = "https://hmac.test"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-passed = failed = skipped = 0
+# The counts of this program and of those that import check from here (module_test.py, plus_configs.py,
+# haproxy/, forward-auth/); they read driver.passed and driver.failed (__getattr__ below).
+TALLY = Tally(ok_line="ok    {name}", fail_line="FAIL  {name}{detail}", detail_sep="  ")
+check = TALLY.check
+skipped = 0
 wrong_answers = 0
 
 
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok    {name}")
-    else:
-        failed += 1
-        print(f"FAIL  {name}  {detail}")
-    sys.stdout.flush()
-    return ok
+def __getattr__(name):
+    if name in ("passed", "failed"):
+        return getattr(TALLY, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def skip(name, why):
     global skipped
     skipped += 1
     print(f"skip  {name}  ({why})")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # The JWKS server: the test's stand-in for an identity provider, with its own request log. ----------------
@@ -68,47 +64,29 @@ class JWKS:
         self.body, self.mode, self.log, self.lock = body, "ok", [], threading.Lock()
         self.bodies = None   # {path: body}: each path its own document, any other path 404
         self.max_age = 1
-        self.port = free_port()
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
+        def answer(req):
+            with outer.lock:
+                outer.log.append((time.time(), req.path, req.headers.get("User-Agent", "")))
+                mode, body = outer.mode, outer.body
+                if outer.bodies is not None:
+                    body = outer.bodies.get(req.path.split("?", 1)[0])
+            if body is None:
+                return 404, {}, b""
+            if mode == "hang":
+                time.sleep(5)
+            if mode not in ("ok", "huge"):
+                return 500, {}, b""
+            data = body.encode()
+            if mode == "huge":   # a valid key set behind 2 MiB of JSON whitespace: above every size cap
+                data = b" " * (2 << 20) + data
+            # Cache-Control: pull mode's refresh schedule. A fetcher that gives up (its size cap, its timeout)
+            # breaks the write; the server keeps quiet, the fetcher counts it.
+            return 200, {"Content-Type": "application/json", "Cache-Control": f"max-age={outer.max_age}"}, data
 
-            def do_GET(self):
-                with outer.lock:
-                    outer.log.append((time.time(), self.path, self.headers.get("User-Agent", "")))
-                    mode, body = outer.mode, outer.body
-                    if outer.bodies is not None:
-                        body = outer.bodies.get(self.path.split("?", 1)[0])
-                if body is None:
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                if mode == "hang":
-                    time.sleep(5)
-                if mode not in ("ok", "huge"):
-                    self.send_response(500)
-                    self.end_headers()
-                    return
-                data = body.encode()
-                if mode == "huge":   # a valid key set behind 2 MiB of JSON whitespace: above every size cap
-                    data = b" " * (2 << 20) + data
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Cache-Control", f"max-age={outer.max_age}")   # pull mode's refresh schedule
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass   # the fetcher gave up (its size cap, its timeout): counted on its side
-
-            def log_message(self, *a):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = serve(answer, protocol="HTTP/1.0")
+        self.port = self.server.server_address[1]
 
     def hits(self, since, agent=None, path=None):
         with self.lock:
@@ -155,18 +133,6 @@ def echoed(body):
             k, v = line.split(": ", 1)
             out.setdefault(k.lower(), []).append(v)
     return out
-
-
-def wait_for(pred, timeout, step=0.1):
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            if pred():
-                return True
-        except Exception:
-            pass
-        time.sleep(step)
-    return False
 
 
 # nginx ---------------------------------------------------------------------------------------------------
@@ -332,42 +298,58 @@ def module_conf(a, w, port, echo_port, jwks_port):
     return "\n".join(lines) + "\n"
 
 
-class Nginx:
-    def __init__(self, a, w, variant, jwks_port, env=None):
-        self.w = w
+class NginxProcess:
+    """One nginx from its own prefix w (w/nginx.conf, w/error.log, w/tmp), the configuration text given; up once
+    probe answers 200 or 204 on port (stopped, and RuntimeError with the error log's tail, if it never does).
+    Nginx below and module_test.py's Ngx build on it."""
+
+    def __init__(self, w, text, port, probe, timeout=15, step=0.1, binary="nginx", wrapper=(), env=None,
+                 stop_timeout=30):
+        self.w, self.port, self.stop_timeout = w, port, stop_timeout
         os.makedirs(f"{w}/tmp", exist_ok=True)
-        self.port, self.echo_port = free_port(), free_port()
+        os.chmod(w, 0o755)   # workers run as nobody and read the files under it
         with open(f"{w}/nginx.conf", "w") as f:
-            f.write(nginx_conf(a, w, self.port, self.echo_port, variant, jwks_port))
-        e = dict(os.environ)
-        e.update(env or {})
-        self.proc = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/error.log"],
-                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"), env=e)
-        self.client = Client(self.port)
-        ok = wait_for(lambda: self.client.get("/load/nocheck")[0] == 200, 10)
-        if not ok:
-            raise RuntimeError(f"nginx did not start: {open(w + '/error.log').read()[-2000:]}")
+            f.write(text)
+        self.proc = subprocess.Popen(list(wrapper) + [binary, "-p", w, "-c", f"{w}/nginx.conf", "-e",
+                                                      f"{w}/error.log"],
+                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"),
+                                     env=dict(os.environ, **(env or {})))
+        self.client = Client(port)
+        if not wait_for(lambda: self.client.get(probe)[0] in (200, 204), timeout, step):
+            self.stop()
+            raise RuntimeError(f"nginx did not start: {self.log()[-3000:]}")
 
     def workers(self):
         out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
         return sorted(int(p) for p in out.stdout.split())
 
-    def stats(self):
-        return json.loads(self.client.get("/jwtk/stats")[2])
-
-    def stop(self):
+    def stop(self, timeout=None):
+        """SIGQUIT (graceful), SIGKILL after timeout seconds: the exit status, None when it had to be killed."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGQUIT)
             try:
-                return self.proc.wait(15)
+                return self.proc.wait(timeout or self.stop_timeout)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
                 return None
         return self.proc.returncode
 
     def log(self):
         with open(f"{self.w}/error.log", errors="replace") as f:
             return f.read()
+
+
+class Nginx(NginxProcess):
+    """nginx on nginx_conf's configuration (the Lua handler, pull mode or the module) beside its echo server."""
+
+    def __init__(self, a, w, variant, jwks_port, env=None):
+        port, self.echo_port = free_port(), free_port()
+        super().__init__(w, nginx_conf(a, w, port, self.echo_port, variant, jwks_port), port, "/load/nocheck",
+                         timeout=10, env=env, stop_timeout=15)
+
+    def stats(self):
+        return json.loads(self.client.get("/jwtk/stats")[2])
 
 
 def threads(pid):
@@ -1016,30 +998,6 @@ def verdict_phase(a, w):
             proc.kill()
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def wrk(url, tokens_file, seconds, server_pid, connections=32):
-    """wrk's req/s and p99, and the server process's CPU time per request (user + system): on a shared
-    2-core machine req/s moves with the neighbours' load, CPU per request much less."""
-    cpu0 = cpu_seconds(server_pid)
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s",
-                          os.path.join(HERE, "wrk_tokens.lua"), url, "--", tokens_file],
-                         capture_output=True, text=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    m = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
-    p99 = float(m.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[m.group(2)]
-    total = int(re.search(r"(\d+) requests in", out).group(1))
-    non2xx = int((re.search(r"Non-2xx or 3xx responses: (\d+)", out) or [0, 0])[1])
-    errors = sum(int(x) for x in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
-    cpu_us = (cpu_seconds(server_pid) - cpu0) / max(total, 1) * 1e6
-    return {"rps": rps, "p99_ms": p99, "requests": total, "non2xx": non2xx, "socket_errors": errors,
-            "cpu_us_per_request": round(cpu_us, 1)}
-
-
 def haproxy_conf(w, port):
     return f"""global
     nbthread 1
@@ -1160,8 +1118,8 @@ def main():
     if a.verdicts_only:
         os.makedirs(f"{a.work}/verdicts", exist_ok=True)
         verdict_phase(a, f"{a.work}/verdicts")
-        print(f"nginx-verdicts: checks={passed + failed} failed={failed}")
-        sys.exit(1 if failed else 0)
+        print(f"nginx-verdicts: checks={TALLY.passed + TALLY.failed} failed={TALLY.failed}")
+        sys.exit(1 if TALLY.failed else 0)
     a.dead_port = free_port()   # a key URL nobody answers
     w = a.work
     corpus = json.load(open(f"{w}/matrix.json"))
@@ -1279,14 +1237,14 @@ def main():
         with open(a.results, "w") as f:
             json.dump({"load_seconds": a.load, "rounds": a.rounds, "results": results}, f, indent=1)
     rps = lambda k: f"{results[k]['rps']:.0f}" if k in results else "0"
-    print(f"checks passed={passed} failed={failed} skipped={skipped}")
-    print(f"nginx-integration: checks={passed + failed} failed={failed} wrong_answers={wrong_answers} "
+    print(f"checks passed={TALLY.passed} failed={TALLY.failed} skipped={skipped}")
+    print(f"nginx-integration: checks={TALLY.passed + TALLY.failed} failed={TALLY.failed} wrong_answers={wrong_answers} "
           f"worker_crashes={crashes} rps_nocheck={rps('nocheck')} rps_jwtk_rs256={rps('jwtk_rs256')} "
           f"rps_haproxy_rs256={rps('haproxy_rs256')} rps_jwtk_cached={rps('jwtk_cached')} "
           f"rps_module_rs256={rps('module_rs256')} rps_module_es256={rps('module_es256')} "
           f"rps_module_hs256={rps('module_hs256')} rps_module_cached={rps('module_cached')} "
           f"rps_module_jwe_dir={rps('module_jwe_dir')} rps_module_jwe_nested={rps('module_jwe_nested')}")
-    return 0 if failed == 0 and wrong_answers == 0 and crashes == 0 else 1
+    return 0 if TALLY.failed == 0 and wrong_answers == 0 and crashes == 0 else 1
 
 
 if __name__ == "__main__":

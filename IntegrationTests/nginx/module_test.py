@@ -12,12 +12,10 @@ Ends with one line: nginx-module: N passed, M failed
 import argparse
 import base64
 import http.client
-import http.server
 import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,6 +27,8 @@ sys.path.insert(0, HERE)
 import driver  # noqa: E402  (driver.passed / driver.failed are the counts)
 from driver import JWKS, Client, check, free_port, wait_for  # noqa: E402
 from mint import Key, b64, token  # noqa: E402
+from support import http_raw  # noqa: E402  (driver put IntegrationTests on sys.path)
+from support.loopback_server import json_answer, serve  # noqa: E402
 import plus_configs  # noqa: E402
 
 from cryptography.hazmat.primitives import serialization  # noqa: E402
@@ -105,41 +105,13 @@ def nginx_t(w, text):
     return p.returncode, p.stderr + p.stdout
 
 
-class Ngx:
+class Ngx(driver.NginxProcess):
     def __init__(self, w, text, port, probe="/__up", wrapper=(), timeout=15):
         prep(w)
-        self.w, self.port = w, port
-        with open(f"{w}/nginx.conf", "w") as f:
-            f.write(text)
-        self.proc = subprocess.Popen(list(wrapper) + [NGINX, "-p", w, "-c", f"{w}/nginx.conf", "-e",
-                                                      f"{w}/error.log"],
-                                     stdout=subprocess.DEVNULL, stderr=open(f"{w}/stderr.log", "w"))
-        self.client = Client(port)
-        if not wait_for(lambda: self.client.get(probe)[0] in (200, 204), timeout, 0.2):
-            self.stop()
-            raise RuntimeError(f"nginx did not start: {self.log()[-3000:]}")
-
-    def workers(self):
-        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
-        return sorted(int(p) for p in out.stdout.split())
+        super().__init__(w, text, port, probe, timeout=timeout, step=0.2, binary=NGINX, wrapper=wrapper)
 
     def hup(self):
         self.proc.send_signal(signal.SIGHUP)
-
-    def stop(self, timeout=30):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                return self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                return None
-        return self.proc.returncode
-
-    def log(self):
-        with open(f"{self.w}/error.log", errors="replace") as f:
-            return f.read()
 
     def mark(self):
         return os.path.getsize(f"{self.w}/error.log")
@@ -170,19 +142,7 @@ class Ngx:
 
 def raw(port, data, timeout=10):
     """Sends raw bytes; the status of the answer (0: none)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(data)
-        buf = b""
-        try:
-            while b"\r\n" not in buf:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                buf += chunk
-        except socket.timeout:
-            return 0
-    m = re.match(rb"HTTP/1\.\d (\d{3})", buf)
-    return int(m.group(1)) if m else 0
+    return http_raw.parse(http_raw.exchange(port, data, timeout, keep_partial=True))[0]
 
 
 def rss_kib(pid):
@@ -1213,35 +1173,20 @@ class Discovery:
 
     def __init__(self, jwks_body):
         self.jwks_body, self.claimed, self.log = jwks_body, None, []
-        self.port = free_port()
-        self.issuer = f"http://127.0.0.1:{self.port}"
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.0"
+        def answer(req):
+            outer.log.append(req.path)
+            if req.path == "/.well-known/openid-configuration":
+                return json_answer(json.dumps({"issuer": outer.claimed or outer.issuer,
+                                               "jwks_uri": outer.issuer + "/jwks"}).encode())
+            if req.path == "/jwks":
+                return json_answer(outer.jwks_body.encode())
+            return 404, {}, b""
 
-            def do_GET(self):
-                outer.log.append(self.path)
-                if self.path == "/.well-known/openid-configuration":
-                    body = json.dumps({"issuer": outer.claimed or outer.issuer,
-                                       "jwks_uri": outer.issuer + "/jwks"}).encode()
-                elif self.path == "/jwks":
-                    body = outer.jwks_body.encode()
-                else:
-                    self.send_response(404)
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *a):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = serve(answer, protocol="HTTP/1.0")
+        self.port = self.server.server_address[1]
+        self.issuer = f"http://127.0.0.1:{self.port}"
 
 
 def part_key_sources(a, w, keys):
