@@ -331,8 +331,7 @@ def verdicts_through_envoy_grpc(binary, envoy, w, b):
                 ("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {ports[name]}"),
                 ("cluster_name: jwtk_forward_auth_grpc}", f"cluster_name: agent_{i}}}")]))
             clusters.append(readme_gateways.substituted(agent_cluster, [
-                ("name: jwtk_forward_auth_grpc\n", f"name: agent_{i}\n"),
-                ("cluster_name: jwtk_forward_auth_grpc\n", f"cluster_name: agent_{i}\n"),
+                ("jwtk_forward_auth_grpc", f"agent_{i}"),   # the cluster's name and load_assignment's
                 ("port_value: 9181", f"port_value: {ag.grpc_port}")]))
         config = ("static_resources:\n  listeners:\n" + "".join(listeners) + "  clusters:\n" + "".join(clusters)
                   + "  - name: api\n" + readme_gateways.substituted(api_cluster, [("port_value: 8080",
