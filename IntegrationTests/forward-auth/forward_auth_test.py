@@ -375,6 +375,25 @@ def verdicts_through_envoy_grpc(binary, envoy, w, b):
         echo.server.shutdown()
 
 
+def repeated_claim_headers(label, port, tok):
+    """Two client copies of each claim header: the agent's answer replaces both (OVERWRITE_IF_EXISTS_OR_ADD) or,
+    for a claim the token lacks (no email in this token), removes both (headers_to_remove)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", "/echo/x")
+    conn.putheader("Authorization", "Bearer " + tok)
+    for name in ("X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"):
+        conn.putheader(name, "forged-1")
+        conn.putheader(name, "forged-2")
+    conn.endheaders()
+    r = conn.getresponse()
+    got = echoed(r.read().decode("latin-1")) if r.status == 200 else {}
+    conn.close()
+    check(r.status == 200 and got.get("x-jwt-sub") == ["user-2"] and got.get("x-jwt-roles") == ["admin,dev"]
+          and "x-jwt-email" not in got,
+          f"{label}: two client copies of each claim header: replaced by the token's, or removed when it has none",
+          f"{r.status} { {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles')} }")
+
+
 def grpc_direct(agent, w):
     """Calls Envoy would never make, straight to the agent's gRPC listener over HTTP/2 with prior knowledge (curl,
     nghttp2): each ends with a gRPC error status in the trailers (or 415 for a body that is not gRPC), never a
@@ -565,6 +584,8 @@ def main():
             others[g] = (proc, client)
             run_matrix(g, client, cases, g)
             run_edges(g, client, valid)
+            if g == "envoy-grpc":
+                repeated_claim_headers(g, client.port, cases[1][1])
         times[g] = time.time() - t0
 
     # Key rotation through every gateway: rs2 replaces rs1 at the JWKS server.
