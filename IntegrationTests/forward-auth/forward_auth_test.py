@@ -394,6 +394,28 @@ def repeated_claim_headers(label, port, tok):
           f"{r.status} { {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles')} }")
 
 
+def envoy_default_failure_mode(binary, w, b, dead_port, echo_port):
+    """The guide's envoy-grpc configuration without its status_on_error, the agent down: Envoy's own answer for a
+    failed authorization call with failure_mode_allow: false is a 403 (the guide sets 503, as in HTTP mode)."""
+    port = free_port()
+    config = readme_gateways.substituted(b["envoy-grpc"], [
+        ("              status_on_error: {code: 503}\n", ""),
+        ("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"),
+        ("port_value: 9181", f"port_value: {dead_port}"), ("port_value: 8080", f"port_value: {echo_port}")])
+    with open(f"{w}/envoy-grpc-default.yaml", "w") as f:
+        f.write(config)
+    log = f"{w}/envoy-grpc-default.log"
+    proc = subprocess.Popen([binary, "-c", f"{w}/envoy-grpc-default.yaml", "--concurrency", "1",
+                             "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    readme_gateways.children.append(proc)
+    client, got = Client(port), []
+    ok = wait_for(lambda: got.append(client.get("/echo/x", token="x")[0]) or got[-1] == 403, 15, 0.2)
+    check(ok, "envoy-grpc without status_on_error: agent down -> 403 (Envoy's default), nothing passes",
+          f"{got[-3:]} {open(log, errors='replace').read()[-600:]}")
+    proc.terminate()
+    proc.wait(10)
+
+
 def grpc_direct(agent, w):
     """Calls Envoy would never make, straight to the agent's gRPC listener over HTTP/2 with prior knowledge (curl,
     nghttp2): each ends with a gRPC error status in the trailers (or 415 for a body that is not gRPC), never a
@@ -670,6 +692,7 @@ def main():
             if s == 200:
                 wrong_answers += 1
             check(s == down[label], f"{label}: agent down -> {down[label]}, nothing passes", str(s))
+    envoy_default_failure_mode(a.envoy, w, b, agent.grpc_port, echo.port)
     for proc in [caddy, ngx if started else None, *(p for p, _ in others.values())]:
         if proc:
             proc.terminate()
