@@ -416,6 +416,23 @@ def envoy_default_failure_mode(binary, w, b, dead_port, echo_port):
     proc.wait(10)
 
 
+def non_utf8_header(label, port, tok):
+    """A header value that is not UTF-8 (a Latin-1 byte; HTTP allows obs-text) beside a valid token: the gRPC
+    CheckRequest carries headers as proto3 strings, and the call must still be decided on the token (200), not
+    fail as an undecodable message."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", "/echo/x")
+    conn.putheader("Authorization", "Bearer " + tok)
+    conn.putheader("X-Junk", b"caf\xe9")
+    conn.endheaders()
+    r = conn.getresponse()
+    got = echoed(r.read().decode("latin-1")) if r.status == 200 else {}
+    conn.close()
+    check(r.status == 200 and got.get("x-jwt-sub") == ["user-2"],
+          f"{label}: a header value that is not UTF-8 beside a valid token is answered on the token (200)",
+          f"{r.status} {got.get('x-jwt-sub')}")
+
+
 def grpc_direct(agent, w):
     """Calls Envoy would never make, straight to the agent's gRPC listener over HTTP/2 with prior knowledge (curl,
     nghttp2): each ends with a gRPC error status in the trailers (or 415 for a body that is not gRPC), never a
@@ -608,6 +625,7 @@ def main():
             run_edges(g, client, valid)
             if g == "envoy-grpc":
                 repeated_claim_headers(g, client.port, cases[1][1])
+                non_utf8_header(g, client.port, cases[1][1])
         times[g] = time.time() - t0
 
     # Key rotation through every gateway: rs2 replaces rs1 at the JWKS server.
