@@ -29,7 +29,7 @@ let package = Package(
         // both built here already), so grpc-swift 2 is not needed. Measured cold in release, in CPU seconds:
         // SwiftProtobuf 40 s (what this adds: ~1 min of CI); grpc-swift 2 with its posix HTTP/2 transport and
         // grpc-swift-protobuf would add ~52 s more and three packages (its transport also needs swift-nio-ssl's
-        // BoringSSL and swift-certificates even for plaintext, ~370 s, already built here for HummingbirdTesting).
+        // BoringSSL and swift-certificates even for plaintext, ~370 s, already built in this package).
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
     ],
     targets: [
