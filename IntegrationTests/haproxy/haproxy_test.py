@@ -185,6 +185,23 @@ def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, sha
     return path
 
 
+def verify_headers_unit(keys, jwks_file):
+    """The C module's reader of req.hdrs_bin (v:verify_headers) on crafted header blocks, under Debian's lua5.3:
+    verify_headers_test.lua prints one "ok NAME" or "FAIL NAME: detail" line per check."""
+    print("== v:verify_headers on crafted header blocks (lua5.3 verify_headers_test.lua)")
+    token = keys.token(claims(int(time.time())))
+    r = subprocess.run(["lua5.3", os.path.join(HERE, "verify_headers_test.lua"),
+                        os.path.join(PREFIX, "lib/haproxy/lua/jwtk.so"), jwks_file, "https://issuer.example", token],
+                       capture_output=True, text=True, timeout=60)
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith(("ok ", "FAIL "))]
+    for ln in lines:
+        ok, _, rest = ln.partition(" ")
+        name, _, detail = rest.partition(": ") if ok == "FAIL" else (rest, "", "")
+        check(ok == "ok", "verify_headers: " + name, detail)
+    check(r.returncode == 0 and len(lines) >= 30, "verify_headers_test.lua ran to its end",
+          f"exit {r.returncode}, {len(lines)} checks, {r.stderr[-400:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True)
@@ -228,6 +245,8 @@ def main():
     config(work, port, up.server_port, jwks_srv.server_port, jwks_file, {
         "down": {"issuers": ["https://down.example"], "audiences": ["api"],
                  "jwks_url": f"http://127.0.0.1:{dead}/jwks.json"}})
+
+    verify_headers_unit(keys, jwks_file)
 
     print("== haproxy -W (master-worker), nbthread 2, lua-load-per-thread")
     with_haproxy(work, cfg, port, env, lambda proc: (run(port, keys, proc, fetches), reload(port, keys, proc)))

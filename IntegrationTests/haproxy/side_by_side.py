@@ -2,19 +2,29 @@
 """The jwtk Lua action beside HAProxy 2.6's own jwt_verify (signature only, PEM key or HMAC secret) in the same
 HAProxy, on the same tokens. Driven by run.sh --load N (needs the nginx test's venv: cryptography, and wrk):
 
-    side_by_side.py --prefix DIR --work DIR --load SECONDS [--rounds N] [--tokens N]
+    side_by_side.py --prefix DIR --work DIR --load SECONDS [--rounds N] [--tokens N] [--instructions N]
 
-One haproxy -db, nbthread 1 (one thread, as the comparison asks), lua-load-per-thread jwtk.lua, one frontend whose
-routes all answer from HAProxy itself (http-request return), so only the check differs:
+One haproxy -db, nbthread 1 (one thread, as the comparison asks), lua-load-per-thread jwtk.lua, one frontend per
+kind of check on its own port (a request meets only its own kind's rules), every answer from HAProxy itself
+(http-request return), so only the check differs:
   /nocheck            no check
   /jwtk/{rs,es,hs}    lua.jwtk-verify: issuer, audience, exp, nbf, algorithm and signature (keys from files)
   /jwtk/cached        the same with libjwtk's verified-token cache ("cache": true)
+  /conv/{rs,es,hs}    the converter lua.jwtk-status on req.fhdr(authorization): the same checks, the verdict only
+                      (no variables, no headers), a converter as jwt_verify is
   /native/{rs,es,hs}  jwt_verify on txn.bearer (http_auth_bearer) with the PEM public key or the secret: the
                       signature only, no claim is looked at
+  /floor              a Lua action that sets one variable and nothing else (floor.lua, written here): what HAProxy
+                      spends on any Lua action (its TXN object, a coroutine, the call), which jwtk's action pays too
 Verdicts first (the same tokens, valid and with a bad signature, through both: equal; an expired token and one of
 another audience, which only jwtk refuses), then wrk -t1 -c32 with distinct tokens per algorithm (one repeated
 token for the cached rows), rounds interleaved over the rows, medians with the range, and HAProxy's CPU time per
 request (IntegrationTests/nginx/driver.py's wrk). Prints a markdown table.
+--instructions N: also, per row, a haproxy of the same configuration under valgrind --tool=callgrind counting only
+inside process_stream (the request's processing: rules, the check, the answer; not the connection's I/O), N
+requests after 20 to warm up, one keep-alive connection: instructions per request, the same from run to run on a
+shared machine where CPU time is not (valgrind's CPU model may take other code paths in OpenSSL than the real CPU:
+the counts compare the work, not the time).
 Ends with one line: haproxy-side: N passed, M failed
 """
 import argparse
@@ -53,6 +63,7 @@ def main():
     ap.add_argument("--load", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tokens", type=int, default=2000)
+    ap.add_argument("--instructions", type=int, default=0)
     a = ap.parse_args()
     w = a.work
     os.makedirs(w, exist_ok=True)
@@ -77,12 +88,16 @@ def main():
                        "pub": dict(policy, issuers=[ISSUER], algorithms=["RS256", "ES256"]),
                        "hmac": dict(policy, issuers=[HMAC_ISSUER], algorithms=["HS256"]),
                        "cached": dict(policy, issuers=[ISSUER], algorithms=["RS256", "ES256"], cache=True)}}, f)
-    port = driver.free_port()
+    # One frontend per kind of check, each on its own port: a request meets only its own kind's rules.
+    ports = {k: driver.free_port() for k in ("nocheck", "jwtk", "conv", "native", "floor")}
+    with open(f"{w}/floor.lua", "w") as f:
+        f.write('core.register_action("floor", { "http-req" }, function(txn) txn:set_var("txn.floor", true) end, 0)\n')
     prefix = os.path.abspath(a.prefix)
     cfg = f"""global
     setenv JWTK_HAPROXY_CONFIG {w}/jwtk.json
     lua-prepend-path {prefix}/lib/haproxy/lua/?.so cpath
     lua-load-per-thread {prefix}/share/haproxy/jwtk.lua
+    lua-load-per-thread {w}/floor.lua
     nbthread 1
     maxconn 4096
 defaults
@@ -90,14 +105,29 @@ defaults
     timeout connect 5s
     timeout client 30s
     timeout server 30s
-frontend f
-    bind 127.0.0.1:{port}
-    http-request return status 200 content-type text/plain string ok if {{ path /nocheck }}
+frontend nocheck
+    bind 127.0.0.1:{ports["nocheck"]}
+    http-request return status 200 content-type text/plain string ok
+frontend floor
+    bind 127.0.0.1:{ports["floor"]}
+    http-request lua.floor
+    http-request return status 200 content-type text/plain string ok if {{ var(txn.floor) -m bool }}
+    http-request deny deny_status 401
+frontend jwtk
+    bind 127.0.0.1:{ports["jwtk"]}
     http-request lua.jwtk-verify pub if {{ path /jwtk/rs }} || {{ path /jwtk/es }}
     http-request lua.jwtk-verify hmac if {{ path /jwtk/hs }}
     http-request lua.jwtk-verify cached if {{ path /jwtk/cached }}
     http-request return status 200 content-type text/plain string ok if {{ var(txn.jwtk.valid) -m bool }}
-    http-request deny deny_status 401 if {{ path_beg /jwtk/ }}
+    http-request deny deny_status 401
+frontend conv
+    bind 127.0.0.1:{ports["conv"]}
+    http-request return status 200 content-type text/plain string ok if {{ path /conv/rs }} {{ req.fhdr(authorization),lua.jwtk-status(pub) -m str ok }}
+    http-request return status 200 content-type text/plain string ok if {{ path /conv/es }} {{ req.fhdr(authorization),lua.jwtk-status(pub) -m str ok }}
+    http-request return status 200 content-type text/plain string ok if {{ path /conv/hs }} {{ req.fhdr(authorization),lua.jwtk-status(hmac) -m str ok }}
+    http-request deny deny_status 401
+frontend native
+    bind 127.0.0.1:{ports["native"]}
     http-request set-var(txn.bearer) http_auth_bearer
     http-request return status 200 content-type text/plain string ok if {{ path /native/rs }} {{ var(txn.bearer),jwt_verify("RS256","{w}/rs256.pem") -m int 1 }}
     http-request return status 200 content-type text/plain string ok if {{ path /native/es }} {{ var(txn.bearer),jwt_verify("ES256","{w}/es256.pem") -m int 1 }}
@@ -120,9 +150,10 @@ frontend f
         c.update(over)
         return c
 
-    cl = driver.Client(port)
+    clients = {k: driver.Client(p) for k, p in ports.items()}
+    cl = lambda path, token: clients[path.split("/")[1]].get(path, token=token)
     try:
-        check("haproxy up", driver.wait_for(lambda: cl.get("/nocheck")[0] == 200, 10))
+        check("haproxy up", driver.wait_for(lambda: clients["nocheck"].get("/nocheck")[0] == 200, 10))
         routes = {"RS256": (rs, "rs", ISSUER), "ES256": (es, "es", ISSUER), "HS256": (hs, "hs", HMAC_ISSUER)}
         for alg, (key, r, iss) in routes.items():
             good = token(key, claims(iss))
@@ -131,25 +162,28 @@ frontend f
             if alg == "HS256":
                 bad = token(key, claims(iss), sign_with=Key("hs1", "HS256", b"another secret of 32 bytes......"))
             for name, t, want in (("valid", good, 200), ("bad signature", bad, 401)):
-                j, n = cl.get(f"/jwtk/{r}", token=t)[0], cl.get(f"/native/{r}", token=t)[0]
-                check(f"{alg} {name}: jwtk {j}, jwt_verify {n} (both {want})", j == want and n == want, (j, n))
+                j, c, n = (cl(f"/{x}/{r}", t)[0] for x in ("jwtk", "conv", "native"))
+                check(f"{alg} {name}: jwtk {j}, its converter {c}, jwt_verify {n} (all {want})",
+                      j == want and c == want and n == want, (j, c, n))
             for name, t in (("expired", token(key, claims(iss, exp=now - 3600))),
                             ("another audience", token(key, claims(iss, aud="other")))):
-                j, n = cl.get(f"/jwtk/{r}", token=t)[0], cl.get(f"/native/{r}", token=t)[0]
-                check(f"{alg} {name}: jwtk 401, jwt_verify 200 (it checks the signature only)", j == 401 and n == 200,
-                      (j, n))
+                j, c, n = (cl(f"/{x}/{r}", t)[0] for x in ("jwtk", "conv", "native"))
+                check(f"{alg} {name}: jwtk and its converter 401, jwt_verify 200 (it checks the signature only)",
+                      j == 401 and c == 401 and n == 200, (j, c, n))
         if a.load > 0:
-            load(a, w, port, hap.pid, rs, es, hs, claims)
+            load(a, w, ports, hap.pid, rs, es, hs, claims)
     finally:
         hap.terminate()
         try:
             hap.wait(10)
         except subprocess.TimeoutExpired:
             hap.kill()
+    if a.instructions > 0:
+        instructions(a, w, ports, rs, es, hs, claims)
     print(f"haproxy-side: {passed} passed, {failed} failed")
 
 
-def load(a, w, port, pid, rs, es, hs, claims):
+def load(a, w, ports, pid, rs, es, hs, claims):
     t0 = time.time()
     files = {}
     for key, iss in ((rs, ISSUER), (es, ISSUER), (hs, HMAC_ISSUER)):
@@ -163,10 +197,12 @@ def load(a, w, port, pid, rs, es, hs, claims):
         f.write(token(rs, claims(sub="cached")) + "\n")
     print(f"load: {a.tokens} tokens per algorithm minted in {time.time() - t0:.1f} s; wrk -t1 -c32, "
           f"{a.rounds} rounds x {a.load} s, interleaved")
-    u = lambda p: f"http://127.0.0.1:{port}{p}"
-    rows = [("unchecked route", "/nocheck", files["RS256"])]
+    u = lambda p: f"http://127.0.0.1:{ports[p.split('/')[1]]}{p}"
+    rows = [("unchecked route", "/nocheck", files["RS256"]),
+            ("a Lua action setting one variable (HAProxy's floor for any)", "/floor", files["RS256"])]
     for alg, r in (("RS256", "rs"), ("ES256", "es"), ("HS256", "hs")):
         rows += [(f"jwtk {alg} (full claims)", f"/jwtk/{r}", files[alg]),
+                 (f"jwtk converter {alg} (full claims, verdict only)", f"/conv/{r}", files[alg]),
                  (f"jwt_verify {alg} (signature only)", f"/native/{r}", files[alg])]
     rows += [("jwtk cached (RS256)", "/jwtk/cached", cached), ("jwt_verify, one repeated token (RS256)", "/native/rs", cached)]
     runs = {r[0]: [] for r in rows}
@@ -190,7 +226,43 @@ def load(a, w, port, pid, rs, es, hs, claims):
     print()
     for alg in ("RS256", "ES256", "HS256"):
         print(f"load ratio {alg}: jwtk / jwt_verify = "
-              f"{res[f'jwtk {alg} (full claims)'] / res[f'jwt_verify {alg} (signature only)']:.2f}")
+              f"{res[f'jwtk {alg} (full claims)'] / res[f'jwt_verify {alg} (signature only)']:.2f}, converter / jwt_verify = "
+              f"{res[f'jwtk converter {alg} (full claims, verdict only)'] / res[f'jwt_verify {alg} (signature only)']:.2f}")
+
+
+def instructions(a, w, ports, rs, es, hs, claims):
+    """Instructions per request of each row, from callgrind (see the module's docstring)."""
+    toks = {k.alg: [token(k, claims(iss, sub=f"count-{i}")) for i in range(50)]
+            for k, iss in ((rs, ISSUER), (es, ISSUER), (hs, HMAC_ISSUER))}
+    toks["cached"] = [token(rs, claims(sub="cached"))]
+    rows = [("unchecked route", "/nocheck", toks["RS256"]),
+            ("a Lua action setting one variable", "/floor", toks["RS256"])]
+    for alg, r in (("RS256", "rs"), ("ES256", "es"), ("HS256", "hs")):
+        rows += [(f"jwtk {alg}", f"/jwtk/{r}", toks[alg]), (f"jwtk converter {alg}", f"/conv/{r}", toks[alg]),
+                 (f"jwt_verify {alg}", f"/native/{r}", toks[alg])]
+    rows += [("jwtk cached (RS256)", "/jwtk/cached", toks["cached"])]
+    print(f"\n| row (callgrind, {a.instructions} requests) | instructions per request |")
+    print("|---|---:|")
+    for label, path, ts in rows:
+        out = f"{w}/callgrind.{path.replace('/', '_')}"
+        vg = subprocess.Popen(["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=process_stream",
+                               f"--callgrind-out-file={out}", "haproxy", "-db", "-f", f"{w}/side.cfg"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        c = driver.Client(ports[path.split("/")[1]])
+        try:
+            up = driver.wait_for(lambda: c.get(path, token=ts[0])[0] == 200, 60)
+            statuses = [c.get(path, token=ts[i % len(ts)])[0] for i in range(19 + a.instructions)]
+        finally:
+            vg.terminate()
+            vg.wait(60)
+        total = 0
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    total = int(line.split()[1])
+        per = total / (20 + a.instructions)
+        check(f"instructions {label}: every answer 200", up and all(x == 200 for x in statuses), statuses[:5])
+        print(f"| {label} | {per / 1000:.1f}k |")
 
 
 if __name__ == "__main__":

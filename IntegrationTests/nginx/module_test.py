@@ -261,9 +261,29 @@ def part_config_refusals(a, w, keys):
     def loc(body):
         return conf(a, w, f"  server {{ listen 127.0.0.1:{free_port()}; location /p/ {{ {body} return 204; }} }}")
 
+    with open(f"{w}/dir.jwk", "w") as f:
+        f.write(json.dumps({"keys": [plus_configs.DirKey("d1").jwk()]}))
+    for t in ("encrypted", "nested"):
+        rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_type {t}; auth_jwt_key_file {w}/keys1.json; '
+                                 f'auth_jwt_key_file {w}/dir.jwk;'))
+        check(rc == 0, f"config: auth_jwt_type {t} accepted (JWE; plus-configs run its tokens)", out.strip()[-300:])
+    # A location lacking a kind of key its tokens need could never accept one: refused, naming what is missing
+    # (key files read at configuration; keys read per request answer 500, plus-configs/23).
     for t in ("encrypted", "nested"):
         rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_type {t}; auth_jwt_key_file {w}/keys1.json;'))
-        check(rc == 0, f"config: auth_jwt_type {t} accepted (JWE; plus-configs run its tokens)", out.strip()[-300:])
+        check(rc == 1 and f'location "/p/": auth_jwt_type {t} needs decryption keys' in out and "keys1.json" in out,
+              f"config: auth_jwt_type {t} whose key files hold no decryption key refused, naming them",
+              out.strip()[-300:])
+    for t in ("signed", "nested"):
+        rc, out = nginx_t(w, loc(f'auth_jwt "r"; auth_jwt_type {t}; auth_jwt_key_file {w}/dir.jwk;'))
+        check(rc == 1 and f"auth_jwt_type {t} verifies signed tokens" in out and "decryption keys only" in out,
+              f"config: auth_jwt_type {t} whose key files hold decryption keys only refused", out.strip()[-300:])
+    rc, out = nginx_t(w, conf(a, w, f"  server {{ listen 127.0.0.1:{free_port()}; auth_jwt_key_file {w}/dir.jwk; "
+                                    "location /enc/ { auth_jwt \"r\"; auth_jwt_type encrypted; return 204; } "
+                                    "location /p/ { auth_jwt \"r\"; return 204; } }"))
+    check(rc == 1 and 'location "/p/": auth_jwt_type signed verifies signed tokens' in out,
+          "config: a server's decryption key file inherited by a signed location refused (its encrypted "
+          "sibling is not the problem)", out.strip()[-300:])
     rc, out = nginx_t(w, loc('auth_jwt "r";'))
     check(rc == 1 and "without a key source" in out, "config: auth_jwt without a key source refused (fail closed)",
           out.strip()[-300:])
@@ -890,11 +910,16 @@ def guide_server(port, body, http_extra=""):
 def part_guide(a, w, keys):
     os.makedirs(f"{w}/conf", exist_ok=True)
     prep(w)
+    # The guide's key files as its text describes them: key.jwk and private_jwe_keys.jwk the recipient's
+    # decryption key, keys.json the issuer's public keys, api_secret.jwk (its nested example's one file) the
+    # HMAC secret and a decryption key.
+    dir_jwk = plus_configs.DirKey("jwe-1").jwk()
     with open(f"{w}/conf/api_secret.jwk", "w") as f:
-        f.write(jwks(keys.hs))
-    for name in ("key.jwk", "keys.json", "../private_jwe_keys.jwk"):
+        f.write(json.dumps({"keys": json.loads(jwks(keys.hs))["keys"] + [dir_jwk]}))
+    for name, doc in (("key.jwk", json.dumps({"keys": [dir_jwk]})), ("keys.json", jwks(keys.rs1)),
+                      ("../private_jwe_keys.jwk", json.dumps({"keys": [dir_jwk]}))):
         with open(f"{w}/conf/{name}", "w") as f:
-            f.write(jwks(keys.rs1))
+            f.write(doc)
     bport = free_port()
     up = "\n".join([f"  upstream api_server {{ server 127.0.0.1:{bport}; }}",
                     f"  upstream my_backend {{ server 127.0.0.1:{bport}; }}",

@@ -26,6 +26,9 @@ and comment lines the runner reads (one per line, "# " then the word):
                                      JWS in a JWE (nested), encrypted=NAME encrypts the claims themselves; zip: a
                                      "zip": "DEF" JWE; jwealg: the JWE's key management (RSA1_5)
     # until WORK: REASON             the whole configuration needs work not done yet (a branch, a named task)
+    # refused: TEXT                  a configuration the module refuses on purpose (fail closed; docs/NGINX.md
+                                     says why): `nginx -t` must fail with an [emerg] line holding TEXT (one
+                                     line per TEXT; all must be there); no request is made
 
 A check marked "until" is expected to fail until that work lands: it runs, and is reported as SKIP with
 the reason (and "now passes: remove the marker" once it does), never counted as passed or failed. A check
@@ -93,8 +96,9 @@ class Config:
         self.text = open(path).read()
         self.feature, self.until = None, None
         self.keys, self.key_opts, self.files, self.serve, self.expects = {}, {}, [], [], []
+        self.refused = []
         for line in self.text.splitlines():
-            m = re.match(r"# (feature|key|file|serve|expect|until)\b:?\s*(.*)$", line)
+            m = re.match(r"# (feature|key|file|serve|expect|until|refused)\b:?\s*(.*)$", line)
             if not m:
                 continue
             word, rest = m.group(1), m.group(2).strip()
@@ -116,6 +120,8 @@ class Config:
                 self.serve.append((parts[0], parts[1].split(",")))
             elif word == "expect":
                 self.expects.append(rest)
+            elif word == "refused":
+                self.refused.append(rest)
         if not self.feature:
             raise ValueError(f"{self.name}: no '# feature:' line")
 
@@ -215,7 +221,13 @@ def run_config(a, work, path, Ngx, conf, backend, nginx_t):
     ngx = None
     try:
         rc, out = nginx_t(w, text)
-        if rc != 0:
+        if cfg.refused:
+            emerg = " ".join(ln.split("[emerg]")[-1].strip() for ln in out.splitlines() if "[emerg]" in ln)
+            missing = [t for t in cfg.refused if t not in emerg]
+            results.append((rc == 1 and bool(emerg) and not missing, f"{label}: nginx -t refuses it, saying why",
+                            f"rc={rc} missing {missing}: {emerg[-300:] or out.strip()[-300:]}",
+                            cfg.until[0] if cfg.until else None))
+        elif rc != 0:
             emerg = [ln for ln in out.splitlines() if "[emerg]" in ln] or [out.strip()[-300:]]
             results.append((False, f"{label}: nginx -t", emerg[0].split("[emerg]")[-1].strip(),
                             cfg.until[0] if cfg.until else None))

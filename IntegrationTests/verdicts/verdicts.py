@@ -9,6 +9,9 @@ no status name unless it logs one):
      "claims": {name or /pointer: value as a header shows it}}
 and `mismatches(front_end, case, answer)` lists what differs from the corpus ([] when it agrees).
 
+The Swift runners (the Swift API, Hummingbird, Vapor) have the same comparison once, in Swift:
+Tests/JWTKernelTestSupport/VerdictAnswer.swift; a change to the rule here is made there too.
+
 Standard library only (the runners run without PyPI)."""
 
 import functools

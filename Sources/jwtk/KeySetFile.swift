@@ -4,8 +4,10 @@ import Foundation
 /// The one reader of key files, for `verify --jwks FILE` and `jwtk jwks FILE`.
 /// Each file is one key set, loaded as the kernel loads a published one: keys it
 /// refuses (including HMAC secrets in a file that also holds public keys) are
-/// reported on stderr and skipped, and a file that yields no usable key at all
-/// is a configuration error.
+/// reported on stderr and skipped, and key files that yield no usable key at all
+/// are a configuration error. Several files are one set, by the C library's rule
+/// (`jwtk_keystore_load_jwks_many`): their union must hold a usable key, and a file
+/// that adds none is reported, not fatal.
 enum KeySetFile {
     /// Every file's keys in one set. An operator who trusts both secrets and
     /// public keys gives them in separate files; the merged set keeps each key
@@ -17,12 +19,17 @@ enum KeySetFile {
         var keys: [VerificationKey] = []
         var rejected: [KeyError] = []
         for path in paths {
-            let set = try load(path, allowShortHMACSecrets: allowShortHMACSecrets)
+            // One file: its own error names it. Several: the union decides, a file adding nothing is named.
+            let set =
+                paths.count == 1
+                ? try load(path, allowShortHMACSecrets: allowShortHMACSecrets)
+                : try loadReporting(path, allowShortHMACSecrets: allowShortHMACSecrets)
+            if set.keys.isEmpty { warn("\(path): no usable key in this file") }
             keys += set.keys
             rejected += set.rejected
         }
         let merged = JWKSet(keys: keys, rejected: rejected)
-        // Keys refused only once the files meet (a kid used in two files) were not reported by `load`.
+        // Keys refused only once the files meet (a kid used in two files) were not reported by `loadReporting`.
         for refused in merged.rejected.dropFirst(rejected.count) {
             warn("skipped \(refused) (across the --jwks files)")
         }
@@ -48,6 +55,16 @@ enum KeySetFile {
     }
 
     static func load(_ path: String, allowShortHMACSecrets: Bool = false) throws -> JWKSet {
+        let set = try loadReporting(path, allowShortHMACSecrets: allowShortHMACSecrets)
+        guard !set.keys.isEmpty else {
+            let reasons = set.rejected.map(\.description).joined(separator: "; ")
+            throw ConfigurationError("\(path): no usable key\(reasons.isEmpty ? "" : " (\(reasons))")")
+        }
+        return set
+    }
+
+    /// `path`'s key set, its refused keys and warnings reported on stderr; empty when no key is usable.
+    private static func loadReporting(_ path: String, allowShortHMACSecrets: Bool) throws -> JWKSet {
         let set: JWKSet
         switch parse(try read(path), allowShortHMACSecrets: allowShortHMACSecrets) {
         case .success(let parsed): set = parsed
@@ -61,10 +78,6 @@ enum KeySetFile {
         }
         if set.rejected.contains(where: { $0.code == .mixedKeyTypes }) {
             warn("\(path): give HMAC secrets in a --jwks file of their own to trust them next to public keys")
-        }
-        guard !set.keys.isEmpty else {
-            let reasons = set.rejected.map(\.description).joined(separator: "; ")
-            throw ConfigurationError("\(path): no usable key\(reasons.isEmpty ? "" : " (\(reasons))")")
         }
         return set
     }

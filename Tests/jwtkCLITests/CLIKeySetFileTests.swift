@@ -70,10 +70,26 @@ final class CLIKeySetFileTests: XCTestCase, VerifyRunning {
                 .utf8
         ).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        // The file holds no other key, so it is a file without a usable key: the command refuses to start.
-        let run = try verify(jwks: [F.publicJWKS, file.path], tokens: [try F.token("valid_RS256")])
+        // Alone, a file without a usable key is a configuration error.
+        let alone = try verify(jwks: [file.path], tokens: [try F.token("valid_RS256")])
+        XCTAssertEqual(alone.status, 2, alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("low-order") && alone.stderr.contains("small order"), alone.stderr)
+        // Beside a good file it adds nothing, said by name, as jwtk_keystore_load_jwks_many does: the set is the
+        // union of the files' usable keys.
+        let beside = try verify(jwks: [F.publicJWKS, file.path], tokens: [try F.token("valid_RS256")])
+        assertCodes(beside, [nil])
+        XCTAssertTrue(beside.stderr.contains("low-order") && beside.stderr.contains("small order"), beside.stderr)
+        XCTAssertTrue(beside.stderr.contains("\(file.path): no usable key in this file"), beside.stderr)
+    }
+
+    /// No file with a usable key among several: refused, as by the C library's `_many` load.
+    func testSeveralFilesWithoutAUsableKeyAreRefused() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("jwtk-priv-\(UUID().uuidString).json")
+        try Data(#"{"keys":[{"kty":"oct","kid":"s","k":"c2hvcnQ","use":"enc"}]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try verify(jwks: [file.path, file.path], tokens: [try F.token("valid_HS256")])
         XCTAssertEqual(run.status, 2, run.stderr)
-        XCTAssertTrue(run.stderr.contains("low-order") && run.stderr.contains("small order"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("no usable key across the --jwks files"), run.stderr)
     }
 
     /// Within one file, HMAC secrets next to public keys are refused as the

@@ -10,8 +10,10 @@
  *                                                   -- private one, freed by the garbage collector)
  *   ok, name, msg = ks:load(bytes [, issuer])       -- push mode: a JWKS, JWK, {kid: PEM} map or PEM key
  *   st = ks:start()                                 -- pull mode: the refresher thread (after fork only)
- *   v, name, msg = jwtk.verifier(json, ks, realm, {"/email", "/roles"})
- *   http, name, challenge, sub, iss, c1, c2, ... = v:verify(authorization_value_or_nil)
+ *   v, name, msg = jwtk.verifier(json, ks, realm, {"/email", "/roles"} [, "x-jwt-"])
+ *   http, name, challenge, sub, iss, claims = v:verify(authorization_value_or_nil)
+ *   lookalike, http, name, challenge, sub, iss, claims = v:verify_headers(req_hdrs_bin)
+ *                                                   -- claims: {c1, c2, ...} or nil (none configured or not valid)
  *
  * Built against liblua5.3-dev's headers and NOT linked with liblua: HAProxy is linked with it, and a
  * second copy of the Lua runtime in the process would corrupt its states.
@@ -33,6 +35,7 @@
 #define V_MT  "jwtk.verifier"
 #define MAX_CLAIMS 32      /* claim pointers per verifier: Lua's stack is checked for that many results */
 #define CHALLENGE_MAX 1024 /* checked against the realm at jwtk.verifier, so verify never runs out */
+#define STRIP_MAX 64       /* the claim headers' prefix, as jwtk.lua normalises it */
 
 typedef struct {
     jwtk_keystore *ks;
@@ -53,6 +56,8 @@ typedef struct {
     size_t realm_len;
     int nclaims;
     int claims_ref;        /* registry ref to the Lua array of pointers (strings kept alive there) */
+    char strip[STRIP_MAX]; /* the claim headers' prefix, lower case, '-' for '_' ("x-jwt-"); none: empty */
+    size_t strip_len;
 } v_ud;
 
 /* Claim values travel as header values: a control character (CR, LF, NUL ...) would end or split the
@@ -183,13 +188,16 @@ static int l_ks_gc(lua_State *L)
 
 /* ---- verifier -------------------------------------------------------------------------------- */
 
-/* jwtk.verifier(config_json, ks, realm, pointers) -> v | nil, status_name, why */
+/* jwtk.verifier(config_json, ks, realm, pointers [, strip_prefix]) -> v | nil, status_name, why
+ * strip_prefix: the claim headers' prefix lower-cased with '_' read as '-' ("x-jwt-"), which
+ * v:verify_headers looks for among the request's header names. */
 static int l_verifier(lua_State *L)
 {
-    size_t clen, rlen, mlen = 0;
+    size_t clen, rlen, mlen = 0, slen = 0;
     const char *config = luaL_checklstring(L, 1, &clen);
     ks_ud *ku = check_ks(L, 2);
     const char *realm = luaL_checklstring(L, 3, &rlen);
+    const char *strip = luaL_optlstring(L, 5, "", &slen);
     v_ud *u;
     int st, i, n;
 
@@ -202,6 +210,10 @@ static int l_verifier(lua_State *L)
         luaL_argcheck(L, t == LUA_TSTRING, 4, "claim pointers are strings");
     }
     luaL_argcheck(L, rlen < sizeof u->realm, 3, "realm longer than 255 bytes");
+    luaL_argcheck(L, slen < STRIP_MAX, 5, "header prefix longer than 63 bytes");
+    for (i = 0; i < (int)slen; i++)
+        luaL_argcheck(L, strip[i] != '_' && !(strip[i] >= 'A' && strip[i] <= 'Z'), 5,
+                      "header prefix not normalised (lower case, '-' for '_')");
     /* The longest challenge (insufficient_scope) fits v:verify's buffer: checked once, not per request. */
     st = jwtk_challenge(JWTK_CLAIM_REQUIREMENT_FAILED, realm, rlen, NULL, 0, NULL, 0, &mlen);
     if ((st != JWTK_OK && st != JWTK_E_LENGTH) || mlen == 0 || mlen >= CHALLENGE_MAX)
@@ -213,6 +225,8 @@ static int l_verifier(lua_State *L)
     luaL_setmetatable(L, V_MT);
     memcpy(u->realm, realm, rlen);
     u->realm_len = rlen;
+    memcpy(u->strip, strip, slen);
+    u->strip_len = slen;
     st = jwtk_ctx_new(&u->ctx);
     if (st != JWTK_OK)
         return luaL_error(L, "jwtk_ctx_new: %s", jwtk_status_name(st));
@@ -237,20 +251,21 @@ static v_ud *check_v(lua_State *L, int i)
     return u;
 }
 
-/* v:verify(authorization) -> http_status, status_name, challenge|nil, sub|nil, iss|nil, claims...
- * authorization: the Authorization field value, or nil when the request has none. Never raises for
- * any input: every outcome is a status. */
-static int l_v_verify(lua_State *L)
+/* Pushes the verdict on the Authorization value auth (NULL: the request has none):
+ * http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil; returns 6. claims: a new table, slot i
+ * for pointer i (nil for a claim the token lacks), when claims are configured and the token is valid. Fixed
+ * results, so the Lua side needs no varargs; a table of the request's own, never one shared between requests:
+ * HAProxy may yield a Lua action between two of its instructions (tune.lua.forced-yield) and run another
+ * request's action on the same state meanwhile. */
+static int push_verdict(lua_State *L, v_ud *u, const char *auth, size_t alen)
 {
-    v_ud *u = check_v(L, 1);
-    size_t alen = 0, clen = 0;
-    const char *auth = lua_isnoneornil(L, 2) ? NULL : luaL_checklstring(L, 2, &alen);
+    size_t clen = 0;
     jwtk_str tok = { NULL, 0 };
     jwtk_claims c;
     char ch[CHALLENGE_MAX];
-    int st, http, i, t;
+    int st, http, i, ptrs, vals;
 
-    luaL_checkstack(L, 5 + u->nclaims, "jwtk claims");
+    luaL_checkstack(L, 9, "jwtk results");
     memset(&c, 0, sizeof c);
     c.struct_size = sizeof c;
     st = jwtk_bearer_token(auth, alen, &tok);
@@ -260,35 +275,195 @@ static int l_v_verify(lua_State *L)
     http = st == JWTK_E_NO_TOKEN ? 401 : jwtk_status_http(st);
     lua_pushinteger(L, http);
     lua_pushstring(L, jwtk_status_name(st));
-    if (jwtk_challenge(st, u->realm, u->realm_len, NULL, 0, ch, sizeof ch, &clen) == JWTK_OK && clen > 0)
+    if (st != JWTK_OK && jwtk_challenge(st, u->realm, u->realm_len, NULL, 0, ch, sizeof ch, &clen) == JWTK_OK &&
+        clen > 0)
         lua_pushlstring(L, ch, clen);
     else
-        lua_pushnil(L);
+        lua_pushnil(L);   /* a verified token has no challenge (jwtk_challenge: empty for JWTK_OK) */
     if (st != JWTK_OK) {
         lua_pushnil(L);
         lua_pushnil(L);
-        return 5;
+        lua_pushnil(L);
+        return 6;
     }
     push_str_or_nil(L, c.sub);
     push_str_or_nil(L, c.iss);
+    if (u->nclaims == 0) {
+        lua_pushnil(L);
+        return 6;
+    }
+    lua_createtable(L, u->nclaims, 0);
+    vals = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, u->claims_ref);
-    t = lua_gettop(L);
+    ptrs = lua_gettop(L);
     for (i = 1; i <= u->nclaims; i++) {
         size_t plen;
         const char *ptr;
         jwtk_str val = { NULL, 0 };
         int type = JWTK_JSON_NONE;
 
-        lua_rawgeti(L, t, i);
+        lua_rawgeti(L, ptrs, i);
         ptr = lua_tolstring(L, -1, &plen);
         lua_pop(L, 1);   /* the string stays alive in the table */
-        if (jwtk_claim_at(u->ctx, ptr, plen, JWTK_AT_JOIN, &val, &type) == JWTK_OK && type != JWTK_JSON_NONE)
+        if (jwtk_claim_at(u->ctx, ptr, plen, JWTK_AT_JOIN, &val, &type) == JWTK_OK && type != JWTK_JSON_NONE) {
             push_header_safe(L, val.ptr, val.len);
-        else
-            lua_pushnil(L);
+            lua_rawseti(L, vals, i);
+        }
     }
-    lua_remove(L, t);   /* the pointer table, between iss and the claims */
-    return 5 + u->nclaims;
+    lua_pop(L, 1);   /* the pointers; the values' table is the sixth result */
+    return 6;
+}
+
+/* v:verify(authorization) -> http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil
+ * authorization: the Authorization field value, or nil when the request has none. Never raises for
+ * any input: every outcome is a status. */
+static int l_v_verify(lua_State *L)
+{
+    v_ud *u = check_v(L, 1);
+    size_t alen = 0;
+    const char *auth = lua_isnoneornil(L, 2) ? NULL : luaL_checklstring(L, 2, &alen);
+
+    return push_verdict(L, u, auth, alen);
+}
+
+/* One length of HAProxy's varint encoding (doc/SPOE.txt, "Variable-length integer"; the peers' encoding):
+ * a first byte below 240 is the value; otherwise its low 4 bits, then 7 bits per byte while the byte's top
+ * bit is set, each group shifted above the previous. Returns 0 past the end or beyond 32 bits. */
+static int get_varint(const unsigned char **p, const unsigned char *end, size_t *out)
+{
+    uint64_t v;
+    unsigned r = 4;
+
+    if (*p >= end)
+        return 0;
+    v = **p;
+    if (v >= 240) {
+        do {
+            if (++*p >= end || r > 32)
+                return 0;
+            v += (uint64_t)**p << r;
+            r += 7;
+        } while (**p >= 128);
+    }
+    ++*p;
+    if (v > (uint64_t)(end - *p))
+        return 0;   /* a string longer than what is left */
+    *out = (size_t)v;
+    return 1;
+}
+
+/* Is a header name "Authorization", in any case? (HAProxy hands names lower-cased; not relied upon.) */
+static int is_authorization(const unsigned char *name, size_t n)
+{
+    static const char want[] = "authorization";
+    size_t i;
+
+    if (n != sizeof want - 1)
+        return 0;
+    for (i = 0; i < n; i++)
+        if ((name[i] | 0x20) != (unsigned char)want[i])
+            return 0;
+    return 1;
+}
+
+/* Does a header name start with the claim headers' prefix, compared lower-cased and with '_' read as '-'? */
+static int is_lookalike(const v_ud *u, const unsigned char *name, size_t n)
+{
+    size_t i;
+
+    if (u->strip_len == 0 || n < u->strip_len)
+        return 0;
+    for (i = 0; i < u->strip_len; i++) {
+        unsigned char c = name[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c - 'A' + 'a');
+        else if (c == '_')
+            c = '-';
+        if (c != (unsigned char)u->strip[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* v:verify_headers(block) -> lookalike, http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil
+ *                          | nil when block is not a whole header block
+ * block: HAProxy's req.hdrs_bin, every request header field in order as <varint length><name><varint
+ * length><value>, ended by an empty name and an empty value (nothing may follow). One call instead of
+ * Lua walking req_get_headers' table: the Authorization value (several fields read as one list joined
+ * by ", ", RFC 9110 5.3) and whether any name starts with the claim headers' prefix (lookalike: the Lua
+ * side then removes those fields), then v:verify's results. Lengths are checked against the block, so
+ * any bytes are a status or nil, never a read past it. */
+static int l_v_verify_headers(lua_State *L)
+{
+    v_ud *u = check_v(L, 1);
+    size_t blen, n, alen = 0;
+    const unsigned char *p = (const unsigned char *)luaL_checklstring(L, 2, &blen);
+    const unsigned char *end = p + blen, *name, *value;
+    const char *auth = NULL;
+    const unsigned char *first = NULL;
+    size_t first_len = 0, vlen;
+    int nauth = 0, lookalike = 0, done = 0;
+
+    if (u->strip_len == 0)
+        return luaL_error(L, "jwtk: verify_headers needs the verifier's header prefix");
+    while (p < end) {
+        if (!get_varint(&p, end, &n))
+            break;
+        name = p;
+        p += n;
+        if (!get_varint(&p, end, &vlen))
+            break;
+        value = p;
+        p += vlen;
+        if (n == 0 && vlen == 0) {
+            done = p == end;
+            break;
+        }
+        if (is_authorization(name, n)) {
+            if (++nauth == 1) {
+                first = value;
+                first_len = vlen;
+            }
+        } else if (is_lookalike(u, name, n)) {
+            lookalike = 1;
+        }
+    }
+    if (!done) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (nauth == 1) {
+        auth = (const char *)first;
+        alen = first_len;
+    } else if (nauth > 1) {
+        /* Joined on the Lua stack, below the results (the caller takes only the top ones). */
+        luaL_Buffer b;
+        int k = 0;
+
+        luaL_buffinit(L, &b);
+        p = (const unsigned char *)lua_tolstring(L, 2, &blen);
+        end = p + blen;
+        while (get_varint(&p, end, &n)) {
+            name = p;
+            p += n;
+            if (!get_varint(&p, end, &vlen))
+                break;
+            value = p;
+            p += vlen;
+            if (n == 0 && vlen == 0)
+                break;
+            if (is_authorization(name, n)) {
+                if (k++ > 0)
+                    luaL_addlstring(&b, ", ", 2);
+                luaL_addlstring(&b, (const char *)value, vlen);
+            }
+        }
+        luaL_pushresult(&b);
+        auth = lua_tolstring(L, -1, &alen);
+    }
+    luaL_checkstack(L, 1, "jwtk");
+    lua_pushboolean(L, lookalike);
+    return 1 + push_verdict(L, u, auth, alen);
 }
 
 static int l_v_gc(lua_State *L)
@@ -322,7 +497,8 @@ static int l_http_status(lua_State *L)
 int luaopen_jwtk(lua_State *L)
 {
     static const luaL_Reg ks_m[] = { { "load", l_ks_load }, { "start", l_ks_start }, { NULL, NULL } };
-    static const luaL_Reg v_m[] = { { "verify", l_v_verify }, { NULL, NULL } };
+    static const luaL_Reg v_m[] = { { "verify", l_v_verify }, { "verify_headers", l_v_verify_headers },
+                                    { NULL, NULL } };
     static const luaL_Reg mod[] = {
         { "keystore", l_keystore }, { "shared_keystore", l_shared_keystore }, { "verifier", l_verifier },
         { "version", l_version }, { "status_http", l_http_status }, { NULL, NULL }

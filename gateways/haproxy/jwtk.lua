@@ -121,8 +121,8 @@ if not ok or type(conf) ~= "table" then error("jwtk.lua: " .. path .. ": " .. to
 local realm = conf.realm or "api"
 local prefix = conf.header_prefix or "X-Jwt-"
 if type(realm) ~= "string" then error("jwtk.lua: realm must be a string", 0) end
-if type(prefix) ~= "string" or not prefix:match("^[%w%-_]+$") then
-    error("jwtk.lua: header_prefix must be letters, digits, '-' or '_' (a header name's start)", 0)
+if type(prefix) ~= "string" or not prefix:match("^[%w%-_]+$") or #prefix > 63 then
+    error("jwtk.lua: header_prefix must be 1 to 63 letters, digits, '-' or '_' (a header name's start)", 0)
 end
 local strip = prefix:lower():gsub("_", "-")   -- compared with client header names normalised the same way
 local names, pointers, headers, vars = {}, {}, {}, {}
@@ -165,7 +165,7 @@ for name, vc in pairs(conf.verifiers or {}) do
     if type(vc) ~= "table" or not vc[RAW] or vc[RAW]:sub(1, 1) ~= "{" then
         error("jwtk.lua: verifiers." .. tostring(name) .. " must be an object", 0)
     end
-    local v, status, msg = jwtk.verifier(vc[RAW], ks, realm, pointers)
+    local v, status, msg = jwtk.verifier(vc[RAW], ks, realm, pointers, strip)
     if not v then error("jwtk.lua: verifier '" .. name .. "': " .. status .. ": " .. msg, 0) end
     verifiers[name] = v
     pull = pull or vc.jwks_url ~= nil or vc.discovery == true or vc.pull == true
@@ -214,42 +214,69 @@ if #watched > 0 and core.thread <= 1 then
 end
 
 -- The action ----------------------------------------------------------------------------------------
+--
+-- Per request the work is HAProxy's (the TXN object, each set_var and header) plus one fetch and one C call:
+-- req.hdrs_bin hands the whole header block to v:verify_headers, which finds the Authorization value and
+-- any client header looking like a claim header, and verifies, in C. Walking req_get_headers' table here
+-- (a Lua table per field, three strings per name) cost more than the rest of the action together; it is
+-- left for the rare requests that need it (a look-alike to remove, a block the fetch could not give).
 
--- The results of v:verify arrive as arguments (http, status, challenge, sub, iss, claims...): no table
--- per request.
-local function apply(txn, http, status, challenge, sub, iss, ...)
-    txn:set_var("txn.jwtk.valid", status == "ok")
-    txn:set_var("txn.jwtk.status", http)
-    txn:set_var("txn.jwtk.error", status)
-    if challenge then txn:set_var("txn.jwtk.challenge", challenge) end
+local sub_header, iss_header = prefix .. "Sub", prefix .. "Iss"
+
+-- Removes client-sent claim headers: any header whose name, lower-cased with '_' read as '-', starts with
+-- the prefix (X_Jwt_Sub, x-JWT-role), as a back end may read either. Returns req_get_headers' table.
+local function strip_lookalikes(txn)
+    local http = txn.http
+    local hdrs = http:req_get_headers()
+    for h in pairs(hdrs) do
+        if h:lower():gsub("_", "-"):sub(1, #strip) == strip then http:req_del_header(h) end
+    end
+    return hdrs
+end
+
+-- A verification's results, fixed in number (vals: the configured claims' values, slot i for names[i], or nil):
+-- no varargs. Every client copy of a claim header is gone by now, so adding a header replaces it.
+local function apply(txn, http, status, challenge, sub, iss, vals)
+    local set_var = txn.set_var
+    set_var(txn, "txn.jwtk.valid", status == "ok")
+    set_var(txn, "txn.jwtk.status", http)
+    set_var(txn, "txn.jwtk.error", status)
+    if challenge then set_var(txn, "txn.jwtk.challenge", challenge) end
     if status ~= "ok" then return end
-    if sub then txn:set_var("txn.jwtk.sub", sub); txn.http:req_set_header(prefix .. "Sub", sub) end
-    if iss then txn:set_var("txn.jwtk.iss", iss); txn.http:req_set_header(prefix .. "Iss", iss) end
+    local h = txn.http
+    if sub then set_var(txn, "txn.jwtk.sub", sub); h:req_add_header(sub_header, sub) end
+    if iss then set_var(txn, "txn.jwtk.iss", iss); h:req_add_header(iss_header, iss) end
+    if not vals then return end
     for i = 1, #names do
-        local val = (select(i, ...))
-        if val then txn:set_var(vars[i], val); txn.http:req_set_header(headers[i], val) end
+        local val = vals[i]
+        if val then set_var(txn, vars[i], val); h:req_add_header(headers[i], val) end
     end
 end
 
 local function verify(txn, name)
     local v = verifiers[name]
-    local hdrs = txn.http:req_get_headers()
-    -- Client-sent claim headers go first, whatever the verdict: any header whose name, lower-cased with
-    -- '_' read as '-', starts with the prefix (X_Jwt_Sub, x-JWT-role), as a back end may read either.
-    for h in pairs(hdrs) do
-        if h:lower():gsub("_", "-"):sub(1, #strip) == strip then txn.http:req_del_header(h) end
-    end
     if not v then
+        strip_lookalikes(txn)
         core.Alert("jwtk: no verifier named '" .. tostring(name) .. "'")
         txn:set_var("txn.jwtk.valid", false); txn:set_var("txn.jwtk.status", 500)
         txn:set_var("txn.jwtk.error", "no_verifier")
         return
     end
+    local block = txn.f:req_hdrs_bin()
+    if block then
+        local lookalike, http, status, challenge, sub, iss, vals = v:verify_headers(block)
+        if lookalike ~= nil then   -- nil: not a whole header block
+            if lookalike then strip_lookalikes(txn) end
+            return apply(txn, http, status, challenge, sub, iss, vals)
+        end
+    end
+    -- The fetch failed (a header block larger than its buffer): the same steps through Lua tables.
+    local hdrs = strip_lookalikes(txn)
     -- Several Authorization fields read as one list (RFC 9110 5.3): a second credential is no bearer token.
     local a = hdrs["authorization"]
     local auth = a and a[0]
     if a and a[1] then auth = table.concat(a, ", ", 0, #a) end
-    apply(txn, v:verify(auth))
+    return apply(txn, v:verify(auth))
 end
 
 -- pcall: an error anywhere above (there should be none) becomes status 500 for this request, and HAProxy

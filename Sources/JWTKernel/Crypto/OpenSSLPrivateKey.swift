@@ -34,9 +34,10 @@ final class OpenSSLPrivateKey: @unchecked Sendable {
             jwtk_ossl_pkey_param_rsa_exponent1(), jwtk_ossl_pkey_param_rsa_exponent2(),
             jwtk_ossl_pkey_param_rsa_coefficient1(),
         ]
-        let key = try fromParams(type: "RSA") { bld in
-            zip(names, bns).allSatisfy { OSSL_PARAM_BLD_push_BN(bld, $0.0, $0.1) == 1 }
-        }
+        let key = OpenSSLPrivateKey(
+            adopting: try EVPKeyFromParams.make(type: "RSA", .keyPair) { bld in
+                zip(names, bns).allSatisfy { OSSL_PARAM_BLD_push_BN(bld, $0.0, $0.1) == 1 }
+            })
         if crt != nil { try key.check("RSA private key is not a consistent key pair") }
         return key
     }
@@ -48,22 +49,9 @@ final class OpenSSLPrivateKey: @unchecked Sendable {
         guard x.count == n, y.count == n, d.count == n else {
             throw KeyError(.malformed, "EC members must be \(n) bytes for \(curve.rawValue)")
         }
-        let point: [UInt8] = [0x04] + x + y
         guard let bnD = BN_bin2bn(d, Int32(d.count), nil) else { throw KeyError(.resourceFailure, "out of memory") }
         defer { BN_clear_free(bnD) }
-        let built = point.withUnsafeBytes { p in
-            curve.openSSLGroupName.withCString { group in
-                Result { () throws(KeyError) in
-                    try fromParams(type: "EC") { bld in
-                        OSSL_PARAM_BLD_push_utf8_string(bld, jwtk_ossl_pkey_param_group_name(), group, 0) == 1
-                            && OSSL_PARAM_BLD_push_octet_string(
-                                bld, jwtk_ossl_pkey_param_pub_key(), p.baseAddress, p.count) == 1
-                            && OSSL_PARAM_BLD_push_BN(bld, jwtk_ossl_pkey_param_priv_key(), bnD) == 1
-                    }
-                }
-            }
-        }
-        let key = try built.get()
+        let key = OpenSSLPrivateKey(adopting: try EVPKeyFromParams.ec(curve: curve, x: x, y: y, d: bnD))
         try key.check("EC private key is not a valid key pair on \(curve.rawValue)")
         return key
     }
@@ -146,28 +134,5 @@ final class OpenSSLPrivateKey: @unchecked Sendable {
             ERR_clear_error()
             throw KeyError(.malformed, reason)
         }
-    }
-
-    private static func fromParams(type: String, _ push: (OpaquePointer) -> Bool) throws(KeyError) -> OpenSSLPrivateKey
-    {
-        guard let bld = OSSL_PARAM_BLD_new() else { throw KeyError(.resourceFailure, "out of memory") }
-        defer { OSSL_PARAM_BLD_free(bld) }
-        guard push(bld), let params = OSSL_PARAM_BLD_to_param(bld) else {
-            throw KeyError(.resourceFailure, "cannot build \(type) key parameters")
-        }
-        defer { OSSL_PARAM_free(params) }
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
-            throw KeyError(.resourceFailure, "OpenSSL has no \(type) support")
-        }
-        defer { EVP_PKEY_CTX_free(ctx) }
-        var pkey: OpaquePointer?
-        guard EVP_PKEY_fromdata_init(ctx) == 1,
-            EVP_PKEY_fromdata(ctx, &pkey, jwtk_evp_pkey_keypair_selection(), params) == 1,
-            let pkey
-        else {
-            ERR_clear_error()
-            throw KeyError(.malformed, "OpenSSL refused the \(type) private key")
-        }
-        return OpenSSLPrivateKey(adopting: pkey)
     }
 }

@@ -13,10 +13,11 @@ extension OpenSSLPublicKey {
         let bnN = BN_bin2bn(n, Int32(n.count), nil)
         let bnE = BN_bin2bn(e, Int32(e.count), nil)
         defer { BN_free(bnN); BN_free(bnE) }
-        return try fromParams(type: "RSA") { bld in
-            OSSL_PARAM_BLD_push_BN(bld, jwtk_ossl_pkey_param_rsa_n(), bnN) == 1
-                && OSSL_PARAM_BLD_push_BN(bld, jwtk_ossl_pkey_param_rsa_e(), bnE) == 1
-        }
+        return OpenSSLPublicKey(
+            adopting: try EVPKeyFromParams.make(type: "RSA", .publicKey) { bld in
+                OSSL_PARAM_BLD_push_BN(bld, jwtk_ossl_pkey_param_rsa_n(), bnN) == 1
+                    && OSSL_PARAM_BLD_push_BN(bld, jwtk_ossl_pkey_param_rsa_e(), bnE) == 1
+            })
     }
 
     static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(KeyError) -> OpenSSLPublicKey {
@@ -24,20 +25,8 @@ extension OpenSSLPublicKey {
         guard x.count == curve.coordinateLength, y.count == curve.coordinateLength else {
             throw KeyError(.malformed, "EC coordinates must be \(curve.coordinateLength) bytes for \(curve.rawValue)")
         }
-        let point: [UInt8] = [0x04] + x + y
-        let built = point.withUnsafeBytes { p in
-            curve.openSSLGroupName.withCString { group in
-                Result { () throws(KeyError) in
-                    try fromParams(type: "EC") { bld in
-                        OSSL_PARAM_BLD_push_utf8_string(bld, jwtk_ossl_pkey_param_group_name(), group, 0) == 1
-                            && OSSL_PARAM_BLD_push_octet_string(
-                                bld, jwtk_ossl_pkey_param_pub_key(), p.baseAddress, p.count) == 1
-                    }
-                }
-            }
-        }
-        // OpenSSL 3.0 decodes (and so validates) the point inside EVP_PKEY_fromdata.
-        guard case .success(let key) = built else {
+        let key: OpenSSLPublicKey
+        do { key = OpenSSLPublicKey(adopting: try EVPKeyFromParams.ec(curve: curve, x: x, y: y)) } catch {
             throw KeyError(.malformed, "EC public key is not a valid point on \(curve.rawValue)")
         }
         try key.checkPublicKey()
@@ -132,30 +121,6 @@ extension OpenSSLPublicKey {
         guard let pkey = X509_get_pubkey(cert) else {
             ERR_clear_error()
             throw KeyError(.invalidCertificate, "certificate has no usable public key")
-        }
-        return OpenSSLPublicKey(adopting: pkey)
-    }
-
-    /// `push` adds the key's parameters to a builder; the names it uses come
-    /// from the shim (static C strings, which OSSL_PARAM_BLD keeps until `to_param`).
-    private static func fromParams(type: String, _ push: (OpaquePointer) -> Bool) throws(KeyError) -> OpenSSLPublicKey {
-        guard let bld = OSSL_PARAM_BLD_new() else { throw KeyError(.resourceFailure, "out of memory") }
-        defer { OSSL_PARAM_BLD_free(bld) }
-        guard push(bld), let params = OSSL_PARAM_BLD_to_param(bld) else {
-            throw KeyError(.resourceFailure, "cannot build \(type) key parameters")
-        }
-        defer { OSSL_PARAM_free(params) }
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
-            throw KeyError(.resourceFailure, "OpenSSL has no \(type) support")
-        }
-        defer { EVP_PKEY_CTX_free(ctx) }
-        var pkey: OpaquePointer?
-        guard EVP_PKEY_fromdata_init(ctx) == 1,
-            EVP_PKEY_fromdata(ctx, &pkey, jwtk_evp_pkey_public_key_selection(), params) == 1,
-            let pkey
-        else {
-            ERR_clear_error()
-            throw KeyError(.malformed, "OpenSSL refused the \(type) public key")
         }
         return OpenSSLPublicKey(adopting: pkey)
     }

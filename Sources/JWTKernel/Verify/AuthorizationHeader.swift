@@ -44,12 +44,13 @@ public enum AuthorizationHeader {
         return index == end ? token..<end : nil
     }
 
-    /// ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/".
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/": one bit per ASCII byte in two words, so the scan over a
+    /// token of a thousand bytes costs a shift and a test per byte rather than a chain of range compares.
     @inline(__always)
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E, 0x2B, 0x2F: true
-        default: false
-        }
+        let low: UInt64 = 0x03FF_E800_0000_0000  // "+", "-", ".", "/", 0-9
+        let high: UInt64 = 0x47FF_FFFE_87FF_FFFE  // A-Z, "_", a-z, "~"
+        let word = byte < 64 ? low : byte < 128 ? high : 0
+        return word >> UInt64(byte & 63) & 1 == 1
     }
 }

@@ -2,17 +2,26 @@
 /// or one issuer's keys in a `KeyStore`, read afresh for every token so a
 /// refresh takes effect at once. The only point where `JWTVerifier` meets the store.
 ///
-/// A struct of optionals rather than a two-case enum with payloads: Swift hides
+/// Optionals rather than a two-case enum with payloads: Swift hides
 /// such an enum's case tag in spare pointer bits, where LeakSanitizer cannot
 /// follow the reference, so a long-lived verifier was reported as leaking its
 /// issuer's bytes (the same reason as `VerificationKey.Material`).
-struct KeyResolution: Sendable {
+/// A final class rather than a struct: key selection reads it inside closures, and a struct of five references
+/// was copied there (a retain and a release for each reference, per token).
+final class KeyResolution: Sendable {
     /// The fixed key set; empty (and unused) when `store` is set.
     private let keys: JWKSet
     private let store: KeyStore?
     private let issuer: IssuerID?
     /// One published entry of a store, read without a store lookup (`pinned`).
     private let entry: IssuerKeys?
+
+    private init(keys: JWKSet, store: KeyStore?, issuer: IssuerID?, entry: IssuerKeys?) {
+        self.keys = keys
+        self.store = store
+        self.issuer = issuer
+        self.entry = entry
+    }
 
     static func fixed(_ keys: JWKSet) -> KeyResolution {
         KeyResolution(keys: keys, store: nil, issuer: nil, entry: nil)

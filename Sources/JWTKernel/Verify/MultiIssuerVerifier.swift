@@ -44,6 +44,8 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     private let fallback: Int?
     /// The fallback's verifier when there are no issuers: every token goes to it unrouted.
     private let unrouted: JWTVerifier?
+    /// `unrouted != nil`, read without loading (and retaining) the reference.
+    private let isUnrouted: Bool
     private let cache: VerifiedTokenCache?
 
     public convenience init(
@@ -92,6 +94,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             self.fallback = nil
         }
         self.unrouted = ordered.isEmpty ? routes.first : nil
+        self.isUnrouted = ordered.isEmpty && !routes.isEmpty
         self.routes = routes
         self.index = IssuerRouteIndex(patterns)
         var names: [[UInt8]] = []
@@ -142,7 +145,14 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
         _ token: UnsafeRawBufferPointer, at now: Int64?, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
-        if let unrouted { return try unrouted.verifyLending(token, at: now, cacheOutcome: &cacheOutcome, body) }
+        if isUnrouted {
+            // routeRefs[0] is `unrouted` (the only route), used without a retain as every route is.
+            return try routeRefs[0]._withUnsafeGuaranteedRef { verifier in
+                Result { () throws(JWTError) in
+                    try verifier.verifyLending(token, at: now, cacheOutcome: &cacheOutcome, body)
+                }
+            }.get()
+        }
         cacheOutcome = .notUsed
         var probed: Probed? = nil
         if let cache, token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize {

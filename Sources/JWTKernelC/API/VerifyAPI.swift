@@ -6,18 +6,23 @@ public func jwtk_verify(
     _ v: OpaquePointer?, _ ctx: OpaquePointer?, _ token: UnsafePointer<CChar>?, _ length: Int,
     _ now: Int64, _ out: UnsafeMutablePointer<jwtk_claims>?
 ) -> Int32 {
-    guard let verifier = Handle.object(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
-    guard let context = Handle.object(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
-    context.verified = nil
-    context.nestedCount = 0
-    if let out, out.pointee.struct_size < UInt32(MemoryLayout<jwtk_claims>.size) {
-        context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
-        return JWTK_E_STRUCT_SIZE
+    // Both handles unretained (Handle.unretained): the caller holds them for the call.
+    guard let v = Handle.unretained(v, .verifier, as: VerifierState.self) else { return handleStatus(v) }
+    guard let c = Handle.unretained(ctx, .context, as: ContextState.self) else { return handleStatus(ctx) }
+    return v._withUnsafeGuaranteedRef { verifier in
+        c._withUnsafeGuaranteedRef { context in
+            context.verified = nil
+            context.nestedCount = 0
+            if let out, out.pointee.struct_size < UInt32(MemoryLayout<jwtk_claims>.size) {
+                context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
+                return JWTK_E_STRUCT_SIZE
+            }
+            let status = verifyToken(verifier, context, token, length, now, out)
+            // A success wrote every field; anything else reports nothing.
+            if status != JWTK_OK, let out { ClaimsExport.clear(out) }
+            return status
+        }
     }
-    let status = verifyToken(verifier, context, token, length, now, out)
-    // A success wrote every field; anything else reports nothing.
-    if status != JWTK_OK, let out { ClaimsExport.clear(out) }
-    return status
 }
 
 /// jwtk_verify once the handles and `out` are known good.
@@ -45,8 +50,18 @@ private func verifyToken(
     // Room, so capture never has to move the arena, for the verified documents' three regions
     // (3 * (header + claims), at most 2.25 * length: base64url).
     context.reserve(3 * length + 16)
-    let routes = verifier.routes(reusing: context.routes)
-    if context.routes !== routes { context.routes = routes }
+    // The context holds its routes from call to call, so they are used here without a reference of their own.
+    return verifier.routes(in: context)._withUnsafeGuaranteedRef { routes in
+        verifyRouted(verifier, context, routes, bytes, token, now, out)
+    }
+}
+
+/// jwtk_verify once the routes are known.
+@inline(__always)
+private func verifyRouted(
+    _ verifier: VerifierState, _ context: ContextState, _ routes: Routes, _ bytes: UnsafeRawBufferPointer,
+    _ token: UnsafePointer<CChar>, _ now: Int64, _ out: UnsafeMutablePointer<jwtk_claims>?
+) -> Int32 {
     var outcome = CacheOutcome.notUsed
     let status: Int32
     do throws(JWTError) {
@@ -77,17 +92,16 @@ private func verifyToken(
                 if let out { ClaimsExport.fill(out, t, context) }
             }
         }
-        verifier.counters.count(outcome, stripe: context.counterStripe)
         context.clearMessage()
         status = JWTK_OK
     } catch {
         // A verification without keys is neither a cache hit nor a miss (jwtk_stats: every verdict is a hit,
         // a miss or keys_unavailable).
-        if error.code != .keysUnavailable { verifier.counters.count(outcome, stripe: context.counterStripe) }
+        if error.code == .keysUnavailable { outcome = .notUsed }
         context.setMessage(error)
         status = error.code.number
     }
-    verifier.count(status, stripe: context.counterStripe)
+    verifier.counters.count(status, outcome, stripe: context.counterStripe)
     return status
 }
 

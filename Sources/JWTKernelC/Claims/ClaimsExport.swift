@@ -35,11 +35,11 @@ enum ClaimsExport {
     /// token), the registered claims and `claims_json` as for a signed token.
     static func fill(_ out: UnsafeMutablePointer<jwtk_claims>, _ t: DecryptedToken, _ ctx: ContextState) {
         guard let layout = ctx.verified else { return }
-        var c = jwtk_claims()
-        c.struct_size = out.pointee.struct_size
-        c.alg = staticText(keyManagementName(t.keyManagement))
-        fillClaims(&c, t.claims, ctx, layout)
-        out.pointee = c
+        out.pointee.alg = staticText(keyManagementName(t.keyManagement))
+        out.pointee.kid = jwtk_str()
+        out.pointee.typ = jwtk_str()
+        out.pointee.payload = jwtk_str()
+        fillClaims(out, t.claims, ctx, layout)
     }
 
     static func keyManagementName(_ a: KeyManagementAlgorithm) -> StaticString {
@@ -62,47 +62,51 @@ enum ClaimsExport {
         }
     }
 
+    /// Every field after struct_size written in place (no temporary jwtk_claims copied over `out`: this runs on
+    /// every jwtk_verify, where a cache hit costs some 50 ns in all).
     static func fill(
         _ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
         token: UnsafeRawBufferPointer?
     ) {
         guard let layout = ctx.verified else { return }
-        let size = out.pointee.struct_size
-        var c = jwtk_claims()
-        c.struct_size = size
-        c.alg = staticText(algorithmName(t.algorithm))
+        out.pointee.alg = staticText(algorithmName(t.algorithm))
         // The core's own header parse says where kid and typ are; capture copied the header to offset 0.
-        c.kid = ctx.headerString(t.kidSpan, layout)
-        c.typ = ctx.headerString(t.typSpan, layout)
-        fillClaims(&c, t.claims, ctx, layout)
-        c.payload =
+        out.pointee.kid = ctx.headerString(t.kidSpan, layout)
+        out.pointee.typ = ctx.headerString(t.typSpan, layout)
+        out.pointee.payload =
             token.map { payloadSegment($0, headerCount: layout.headerCount, claimsCount: layout.claimsCount) }
             ?? jwtk_str()
-        out.pointee = c
+        fillClaims(out, t.claims, ctx, layout)
     }
 
-    /// The registered claims and `claims_json`, from the claims captured at `layout`.
+    /// The registered claims, `claims_json` and `flags`, from the claims captured at `layout`.
+    @inline(__always)
     private static func fillClaims(
-        _ c: inout jwtk_claims, _ r: RegisteredClaims, _ ctx: ContextState, _ layout: VerifiedLayout
+        _ out: UnsafeMutablePointer<jwtk_claims>, _ r: RegisteredClaims, _ ctx: ContextState,
+        _ layout: VerifiedLayout
     ) {
-        c.iss = ctx.claimString(r.iss, layout)
-        c.sub = ctx.claimString(r.sub, layout)
-        c.jti = ctx.claimString(r.jti, layout)
-        if let aud = r.aud {
-            if aud.kind == .array {
-                c.aud = ctx.claimRaw(aud, layout)
-                c.flags |= JWTK_CLAIMS_AUD_ARRAY
-            } else {
-                c.aud = ctx.claimString(aud, layout)
-            }
+        var flags: UInt32 = 0
+        out.pointee.iss = ctx.claimString(r.iss, layout)
+        out.pointee.sub = ctx.claimString(r.sub, layout)
+        out.pointee.jti = ctx.claimString(r.jti, layout)
+        if let aud = r.aud, aud.kind == .array {
+            out.pointee.aud = ctx.claimRaw(aud, layout)
+            flags |= JWTK_CLAIMS_AUD_ARRAY
+        } else {
+            out.pointee.aud = ctx.claimString(r.aud, layout)
         }
         // Rounded down exactly from the token's digits (a Double would round 100.99999999999999999 up);
-        // the text as the token wrote it is jwtk_claim's.
-        if r.exp != nil { c.exp = r.expSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_EXP }
-        if r.nbf != nil { c.nbf = r.nbfSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_NBF }
-        if r.iat != nil { c.iat = r.iatSeconds.floor; c.flags |= JWTK_CLAIMS_HAS_IAT }
-        let claims = ctx.document(at: layout.claimsOffset, count: layout.claimsCount)
-        c.claims_json = jwtk_str(ptr: claims.baseAddress?.assumingMemoryBound(to: CChar.self), len: claims.count)
+        // the text as the token wrote it is jwtk_claim's. 0 when absent.
+        out.pointee.exp = r.exp != nil ? r.expSeconds.floor : 0
+        out.pointee.nbf = r.nbf != nil ? r.nbfSeconds.floor : 0
+        out.pointee.iat = r.iat != nil ? r.iatSeconds.floor : 0
+        if r.exp != nil { flags |= JWTK_CLAIMS_HAS_EXP }
+        if r.nbf != nil { flags |= JWTK_CLAIMS_HAS_NBF }
+        if r.iat != nil { flags |= JWTK_CLAIMS_HAS_IAT }
+        out.pointee.flags = flags
+        out.pointee.claims_json = jwtk_str(
+            ptr: UnsafeRawPointer(ctx.arena + layout.claimsOffset).assumingMemoryBound(to: CChar.self),
+            len: layout.claimsCount)
     }
 
     /// Zeroes everything after struct_size (a failed verification reports nothing).
@@ -115,6 +119,7 @@ enum ClaimsExport {
     /// The base64url payload segment, in the caller's token, without scanning it: the core accepts only
     /// canonical unpadded base64url, so each segment's length follows from its decoded length. Both dots
     /// are checked where they must be, and anything else falls back to the scan (never a wrong span).
+    @inline(__always)
     static func payloadSegment(_ token: UnsafeRawBufferPointer, headerCount: Int, claimsCount: Int) -> jwtk_str {
         let start = encodedCount(headerCount) + 1
         let end = start + encodedCount(claimsCount)
@@ -143,6 +148,7 @@ enum ClaimsExport {
 
     static func staticText(_ s: StaticString) -> jwtk_str { jwtk_str(ptr: cString(s), len: s.utf8CodeUnitCount) }
 
+    @inline(__always)
     static func algorithmName(_ a: JWTAlgorithm) -> StaticString {
         switch a {
         case .hs256: "HS256"
@@ -173,10 +179,12 @@ extension ContextState {
         UnsafeRawBufferPointer(start: arena + offset, count: count)
     }
 
+    @inline(__always)
     func headerString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str {
         string(span, documentOffset: 0, shadowOffset: layout.headerShadowOffset)
     }
 
+    @inline(__always)
     func claimString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str {
         string(span, documentOffset: layout.claimsOffset, shadowOffset: layout.claimsShadowOffset)
     }
@@ -192,13 +200,21 @@ extension ContextState {
     }
 
     /// The decoded string: in place when it has no escapes, else decoded into the shadow at the same offset.
+    @inline(__always)
     func string(_ span: JSONSpan?, documentOffset: Int, shadowOffset: Int) -> jwtk_str {
         guard let span else { return jwtk_str() }
-        let doc = (arena + documentOffset).assumingMemoryBound(to: UInt8.self)
         if !span.escaped {
             return jwtk_str(
-                ptr: UnsafeRawPointer(doc + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
+                ptr: UnsafeRawPointer(arena + documentOffset + span.start).assumingMemoryBound(to: CChar.self),
+                len: span.count)
         }
+        return decodedString(span, documentOffset: documentOffset, shadowOffset: shadowOffset)
+    }
+
+    /// `string` of a string with escapes (out of line: rare, and the common case stays small).
+    @inline(never)
+    func decodedString(_ span: JSONSpan, documentOffset: Int, shadowOffset: Int) -> jwtk_str {
+        let doc = (arena + documentOffset).assumingMemoryBound(to: UInt8.self)
         // Safety: the shadow region has the document's size, and the decoded string fits in its span.
         let dst = (arena + shadowOffset + span.start).assumingMemoryBound(to: UInt8.self)
         let n = JSONString.decode(span, in: doc, into: dst, capacity: span.count) ?? 0

@@ -36,6 +36,19 @@ enum Handle {
         return unsafeDowncast(slot.pointee.object.takeUnretainedValue(), to: T.self)
     }
 
+    /// `object` without taking a reference, for the verify path: the caller owns the handle for the whole call
+    /// (freeing a handle another thread is using is the caller's bug, as in C), so the object is alive until the
+    /// call returns and a retain/release pair per handle (two atomic read-modify-writes) buys nothing.
+    @inline(__always)
+    static func unretained<T: AnyObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as: T.Type) -> Unmanaged<T>? {
+        guard let handle else { return nil }
+        // Safety: as in `object`.
+        let slot = UnsafeMutablePointer<HandleSlot>(handle)
+        guard slot.pointee.tag == kind.rawValue else { return nil }
+        // Safety: a slot with this tag holds an object of this kind's class (set only by `make`).
+        return Unmanaged<T>.fromOpaque(slot.pointee.object.toOpaque())
+    }
+
     /// Drops the handle's reference and frees the slot; false if `handle` is not a live `kind` handle.
     @discardableResult
     static func release(_ handle: OpaquePointer?, _ kind: HandleKind) -> Bool {

@@ -15,6 +15,9 @@ final class VerifierState: @unchecked Sendable {
     let requirements: CompiledRequirements
     let counters = VerdictCounters()
     private let mutex = PThreadLock()
+    /// `keystore.store` unretained, for the generation check of every jwtk_verify: reading it through
+    /// `keystore` retained and released the store around the (cross-module) getter. Kept alive by `keystore`.
+    private let storeRef: Unmanaged<KeyStore>
     private var latest: Routes
 
     init(settings: VerifierSettings, keystore: KeystoreState) {
@@ -22,6 +25,7 @@ final class VerifierState: @unchecked Sendable {
             Self.nextSerial += 1; return Self.nextSerial
         }
         self.keystore = keystore
+        self.storeRef = .passUnretained(keystore.store)
         self.settings = settings
         self.cache = settings.cache.map { VerifiedTokenCache($0) }
         self.requirements = CompiledRequirements(settings.policy.claimRequirements)
@@ -36,7 +40,27 @@ final class VerifierState: @unchecked Sendable {
         keystore.checkFork()
         let generation = keystore.store.generation
         if let cached, cached.owner == serial, cached.generation == generation { return cached }
-        return mutex.withLock {
+        return current(generation)
+    }
+
+    /// `routes(reusing:)` for jwtk_verify, kept in `context` (which holds them from one call to the next):
+    /// returned unretained, so the common case, the context's routes still current, takes no reference.
+    @inline(__always)
+    func routes(in context: ContextState) -> Unmanaged<Routes> {
+        keystore.checkFork()
+        let generation = storeRef._withUnsafeGuaranteedRef { $0.generation }
+        if let cached = context.routes, cached.owner == serial, cached.generation == generation {
+            return .passUnretained(cached)
+        }
+        let fresh = current(generation)
+        context.routes = fresh
+        return .passUnretained(fresh)
+    }
+
+    /// The routes of `generation`, built by the first caller to see it.
+    @inline(never)
+    private func current(_ generation: UInt64) -> Routes {
+        mutex.withLock {
             if latest.generation != generation {
                 latest = Routes(owner: serial, store: keystore.store, settings: settings, cache: cache)
             }

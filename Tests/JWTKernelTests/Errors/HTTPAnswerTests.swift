@@ -48,6 +48,17 @@ final class HTTPAnswerTests: XCTestCase {
         XCTAssertNil(AuthorizationHeader.bearerToken(in: "Bëarer abc"))
     }
 
+    /// Every byte inside a token against RFC 6750's b64token characters, written out here as the RFC lists them.
+    func testEveryByteInsideAToken() {
+        let allowed = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8))
+        for byte in UInt8.min...UInt8.max {
+            let value: [UInt8] = Array("Bearer a".utf8) + [byte] + Array("b".utf8)
+            let range = value.withUnsafeBytes { AuthorizationHeader.bearerTokenRange(in: $0) }
+            XCTAssertEqual(range != nil, allowed.contains(byte), "byte \(byte)")
+            if allowed.contains(byte) { XCTAssertEqual(range, 7..<10) }
+        }
+    }
+
     /// The shared corpus (Fixtures/gateway/contract.json) that the C library, Python, the nginx module and the
     /// Lua handler answer too: the bearer grammar and the challenge per status.
     func testGatewayContractCorpus() throws {

@@ -267,6 +267,11 @@ ngx_http_jwtk_access_handler(ngx_http_request_t *r)
         return NGX_AGAIN;
     }
 
+    if (rc == NGX_OK) {
+        /* keys of the kinds this location's tokens need */
+        rc = ngx_http_jwtk_check_kinds(r, jcf->policy, ctx);
+    }
+
     if (rc != NGX_OK) {
         ngx_http_jwtk_count(jcf->policy, NGX_HTTP_JWTK_COUNT_KEYS);
         ctx->done = 1;

@@ -104,13 +104,25 @@ ngx_http_jwtk_new_keystore(jwtk_keystore **ks)
 /*
  * Loads the documents of the Plus key directives (key files, key
  * subrequests' answers; JWKS, JWK, {kid: PEM} map or PEM) into `ks` as the
- * keys of any issuer, replacing what it held: the one call for every key
- * set of auth_jwt_key_file and auth_jwt_key_request, at configuration and
- * in workers, so a rule on what these directives accept is set here.
+ * keys of any issuer: the one call for every key set of auth_jwt_key_file
+ * and auth_jwt_key_request, at configuration and in workers, so a rule on
+ * what these directives accept is set here.
+ *
+ * Both kinds of key are read from every document, at every level, as NGINX
+ * Plus reads its key files: signature keys (jwtk_keystore_load_jwks_flags)
+ * and decryption keys for auth_jwt_type encrypted | nested
+ * (jwtk_keystore_load_decryption_keys_many). A keystore is shared by every
+ * level below the one that declared the files, whatever their auth_jwt_type,
+ * so what it holds cannot depend on the location that happened to be merged
+ * first. `kinds` gets the kinds published (NGX_HTTP_JWTK_KEYS_*); a kind not
+ * published keeps the keystore's old keys of that kind (libjwtk's rule: a
+ * failed load keeps the keys held). Which kinds a location needs is checked
+ * against them (ngx_http_jwtk_check_kinds). Nothing is published when an
+ * error is returned.
  */
 int
 ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
-    ngx_uint_t decrypt, jwtk_ctx *ctx, ngx_uint_t *decrypting)
+    jwtk_ctx *ctx, ngx_uint_t *kinds)
 {
     /*
      * NGINX Plus loads HMAC secrets shorter than the hash output: the Plus
@@ -122,89 +134,88 @@ ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
     jwtk_str       *verify;
     jwtk_keystore  *scratch;
     size_t          i, m;
-    u_char         *decrypts;
     ngx_uint_t      ndecrypt;
     int             st;
 
-    if (decrypting != NULL) {
-        *decrypting = 0;
-    }
-
-    if (!decrypt) {
-        return jwtk_keystore_load_jwks_flags(ks, NULL, 0, docs, n, flags,
-                                             ctx);
-    }
-
-    /*
-     * Decryption keys (auth_jwt_type encrypted | nested) come from the same
-     * key files and answers, as in NGINX Plus: each document is tried alone
-     * to learn which hold decryption keys (a document of public keys holds
-     * none), on a scratch keystore, then the union of all of them is
-     * published at once (jwtk_keystore_load_decryption_keys_many: a load
-     * replaces the keystore's decryption keys, so one call per document
-     * would keep only the last document's).
-     */
-    decrypts = ngx_alloc(n, ngx_cycle->log);
-    if (decrypts == NULL) {
-        return JWTK_E_NULL;
-    }
-
-    ndecrypt = 0;
-
-    if (jwtk_keystore_new(&scratch) != JWTK_OK) {
-        ngx_free(decrypts);
-        return JWTK_E_NULL;
-    }
-
-    for (i = 0; i < n; i++) {
-        decrypts[i] = jwtk_keystore_load_decryption_keys(scratch, docs[i].ptr,
-                                                         docs[i].len, NULL)
-                      == JWTK_OK;
-        ndecrypt += decrypts[i];
-    }
-
-    jwtk_keystore_free(scratch);
-
-    if (ndecrypt != 0
-        && jwtk_keystore_load_decryption_keys_many(ks, docs, n, NULL)
-           != JWTK_OK)
-    {
-        ndecrypt = 0;   /* cannot happen: each held keys alone */
-    }
-
-    if (decrypting != NULL) {
-        *decrypting = ndecrypt;     /* documents holding decryption keys */
-    }
+    *kinds = 0;
 
     st = jwtk_keystore_load_jwks_flags(ks, NULL, 0, docs, n, flags, ctx);
 
-    if (st == JWTK_OK || ndecrypt == 0) {
-        ngx_free(decrypts);
-        return st;
+    if (st == JWTK_OK) {
+        /* The usual case: signature keys (a document of decryption keys
+         * beside them has its keys listed as refused in ctx's message). A
+         * set of public keys holds no decryption key: that load fails and
+         * publishes nothing. */
+        *kinds = NGX_HTTP_JWTK_KEYS_VERIFY;
+
+        if (jwtk_keystore_load_decryption_keys_many(ks, docs, n, NULL)
+            == JWTK_OK)
+        {
+            *kinds |= NGX_HTTP_JWTK_KEYS_DECRYPT;
+        }
+
+        return JWTK_OK;
     }
 
-    /* Some documents hold decryption keys only: the others are the
-     * verification keys (none: a level of decryption keys only). */
-    verify = ngx_alloc(n * sizeof(jwtk_str), ngx_cycle->log);
-    if (verify == NULL) {
-        ngx_free(decrypts);
+    /*
+     * No signature key in the union, or a document that is not a set of
+     * them (a PEM private key): the documents holding decryption keys are
+     * told apart, each tried alone on a scratch keystore, and the others
+     * are the signature keys (none: decryption keys only).
+     */
+    if (jwtk_keystore_new(&scratch) != JWTK_OK) {
         return JWTK_E_NULL;
     }
 
-    for (i = 0, m = 0; i < n; i++) {
-        if (!decrypts[i]) {
+    verify = ngx_alloc(n * sizeof(jwtk_str), ngx_cycle->log);
+    if (verify == NULL) {
+        jwtk_keystore_free(scratch);
+        return JWTK_E_NULL;
+    }
+
+    for (i = 0, m = 0, ndecrypt = 0; i < n; i++) {
+        if (jwtk_keystore_load_decryption_keys(scratch, docs[i].ptr,
+                                               docs[i].len, NULL)
+            == JWTK_OK)
+        {
+            ndecrypt++;
+
+        } else {
             verify[m++] = docs[i];
         }
     }
 
-    st = m == 0 ? JWTK_OK
-                : jwtk_keystore_load_jwks_flags(ks, NULL, 0, verify, m, flags,
-                                                ctx);
+    jwtk_keystore_free(scratch);
+
+    if (ndecrypt == 0) {
+        ngx_free(verify);
+        return st;      /* ctx holds the signature keys' error */
+    }
+
+    if (m != 0) {
+        st = jwtk_keystore_load_jwks_flags(ks, NULL, 0, verify, m, flags,
+                                           ctx);
+        if (st != JWTK_OK) {
+            ngx_free(verify);
+            return st;
+        }
+
+        *kinds = NGX_HTTP_JWTK_KEYS_VERIFY;
+    }
 
     ngx_free(verify);
-    ngx_free(decrypts);
 
-    return st;
+    /* Each of those documents held decryption keys alone: this cannot
+     * fail. With no signature key (m == 0), ctx's message stays why the
+     * documents are no signature keys: a signed location refused on them
+     * says it (a PEM private key: give its public key). */
+    if (jwtk_keystore_load_decryption_keys_many(ks, docs, n, NULL)
+        == JWTK_OK)
+    {
+        *kinds |= NGX_HTTP_JWTK_KEYS_DECRYPT;
+    }
+
+    return JWTK_OK;
 }
 
 
@@ -280,13 +291,14 @@ ngx_http_jwtk_read_key_file(ngx_conf_t *cf, ngx_http_jwtk_key_source_t *kf,
  */
 static void
 ngx_http_jwtk_key_files_refused(ngx_conf_t *cf, ngx_array_t *key_files,
-    ngx_array_t *files, ngx_uint_t decrypt, jwtk_ctx *ctx, int st)
+    ngx_array_t *files, jwtk_ctx *ctx, int st)
 {
     ngx_str_t                    together, *file = files->elts;
     ngx_uint_t                   i;
     jwtk_keystore               *scratch;
     jwtk_str                     doc;
     ngx_http_jwtk_key_source_t **kf = key_files->elts;
+    ngx_uint_t                   kinds;
     int                          one;
 
     together.data = (u_char *) jwtk_ctx_errmsg(ctx);
@@ -305,7 +317,7 @@ ngx_http_jwtk_key_files_refused(ngx_conf_t *cf, ngx_array_t *key_files,
 
         doc.ptr = (const char *) file[i].data;
         doc.len = file[i].len;
-        one = ngx_http_jwtk_load_keys(scratch, &doc, 1, decrypt, ctx, NULL);
+        one = ngx_http_jwtk_load_keys(scratch, &doc, 1, ctx, &kinds);
         jwtk_keystore_free(scratch);
 
         if (one != JWTK_OK) {
@@ -358,15 +370,20 @@ ngx_http_jwtk_free_bodies(void *data)
 }
 
 
-/* Publishes the level's files and every subrequest answer held. */
+/* Publishes the level's files and every subrequest answer held; the kinds
+ * published (`kinds`) are added to the level's (a kind not published keeps
+ * its old keys). */
 static int
 ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys,
-    jwtk_ctx *ctx, ngx_uint_t *decrypting)
+    jwtk_ctx *ctx, ngx_uint_t *kinds)
 {
     ngx_uint_t                    i, n, total;
     ngx_str_t                    *file;
     ngx_http_jwtk_key_request_t  *kr;
     jwtk_str                     *docs;
+    int                           st;
+
+    *kinds = 0;
 
     total = (keys->files ? keys->files->nelts : 0)
             + (keys->requests ? keys->requests->nelts : 0);
@@ -404,8 +421,12 @@ ngx_http_jwtk_publish(ngx_pool_t *pool, ngx_http_jwtk_keys_t *keys,
         return JWTK_OK;
     }
 
-    return ngx_http_jwtk_load_keys(keys->keystore, docs, n, keys->decrypt,
-                                   ctx, decrypting);
+    st = ngx_http_jwtk_load_keys(keys->keystore, docs, n, ctx, kinds);
+    if (st == JWTK_OK) {
+        keys->kinds |= *kinds;
+    }
+
+    return st;
 }
 
 
@@ -505,7 +526,7 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_key_source_t  **kf;
     ngx_pool_cleanup_t           *cln;
     ngx_array_t                  *fixed_files;
-    ngx_uint_t                    decrypting;
+    ngx_uint_t                    kinds;
     jwtk_ctx                     *ctx;
     int                           st;
 
@@ -546,9 +567,6 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
     cln->handler = ngx_http_jwtk_free_bodies;
     cln->data = keys->requests;
-    /* (the http level is never merged: its type may be unset, signed) */
-    keys->decrypt = (conf->type == NGX_HTTP_JWTK_TYPE_ENCRYPTED
-                     || conf->type == NGX_HTTP_JWTK_TYPE_NESTED);
     keys->fixed = fixed_files;
 
     if (ngx_http_jwtk_sort_sources(cf, conf, keys, fixed_files)
@@ -558,16 +576,29 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     }
 
     if (keys->files->nelts != 0) {
-        st = ngx_http_jwtk_publish(cf->pool, keys, ctx, &decrypting);
+        st = ngx_http_jwtk_publish(cf->pool, keys, ctx, &kinds);
         if (st != JWTK_OK) {
             ngx_http_jwtk_key_files_refused(cf, fixed_files, keys->files,
-                                            keys->decrypt, ctx, st);
+                                            ctx, st);
             return NGX_CONF_ERROR;
         }
 
         kf = fixed_files->elts;
 
-        if (jwtk_ctx_errmsg(ctx)[0] != '\0' && decrypting == 0) {
+        if (!(kinds & NGX_HTTP_JWTK_KEYS_VERIFY)) {
+            /* Decryption keys only: no warning (a level of them is right
+             * for encrypted locations); why they are no signature keys is
+             * kept for the refusal of a location that needs some. */
+            keys->no_verify.data = (u_char *) jwtk_ctx_errmsg(ctx);
+            keys->no_verify.len = ngx_strlen(keys->no_verify.data);
+            keys->no_verify.data = ngx_pstrdup(cf->pool, &keys->no_verify);
+            if (keys->no_verify.data == NULL) {
+                return NGX_CONF_ERROR;
+            }
+
+        } else if (jwtk_ctx_errmsg(ctx)[0] != '\0'
+                   && !(kinds & NGX_HTTP_JWTK_KEYS_DECRYPT))
+        {
             ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0]->place, 0,
                                       "auth_jwt_key_file \"%V\"%s: keys "
                                       "skipped or loaded with a warning: %s",
@@ -578,14 +609,14 @@ ngx_http_jwtk_build_keys(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
         } else if (jwtk_ctx_errmsg(ctx)[0] != '\0') {
             ngx_http_jwtk_place_error(NGX_LOG_WARN, cf, &kf[0]->place, 0,
-                                      "auth_jwt_key_file \"%V\"%s: the "
-                                      "decryption keys of auth_jwt_type "
-                                      "encrypted or nested load from %ui of "
-                                      "these files; as verification keys: %s",
+                                      "auth_jwt_key_file \"%V\"%s: "
+                                      "signature keys and the decryption "
+                                      "keys of auth_jwt_type encrypted or "
+                                      "nested loaded; as signature keys: %s",
                                       &kf[0]->name,
                                       fixed_files->nelts > 1
                                       ? " (and this level's other key files)"
-                                      : "", decrypting, jwtk_ctx_errmsg(ctx));
+                                      : "", jwtk_ctx_errmsg(ctx));
         }
 
     } else {
@@ -776,7 +807,7 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
 {
     ngx_http_jwtk_keys_t         *keys = policy->keys;
     ngx_http_jwtk_key_request_t  *kr, *docs;
-    ngx_uint_t                    n;
+    ngx_uint_t                    n, kinds;
     jwtk_ctx                     *jctx;
     time_t                        now;
     ngx_int_t                     rc;
@@ -862,9 +893,9 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
     jctx = ngx_http_jwtk_worker_ctx();
 
     if (ctx->set != NULL) {
-        st = ngx_http_jwtk_load_set(r, keys, ctx->set, jctx);
+        st = ngx_http_jwtk_load_set(r, ctx->set, keys, jctx, &kinds);
     } else {
-        st = ngx_http_jwtk_publish(r->pool, keys, jctx, NULL);
+        st = ngx_http_jwtk_publish(r->pool, keys, jctx, &kinds);
     }
 
     ngx_log_debug1(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
@@ -880,7 +911,11 @@ ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
         return NGX_ERROR;
     }
 
-    if (jwtk_ctx_errmsg(jctx)[0] != '\0') {
+    /* (without signature keys the message says why there are none: a
+     * location needing some answers 500, ngx_http_jwtk_check_kinds) */
+    if (jwtk_ctx_errmsg(jctx)[0] != '\0'
+        && (kinds & NGX_HTTP_JWTK_KEYS_VERIFY))
+    {
         ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
                       "jwtk: key sources: keys skipped or loaded with a "
                       "warning: %s",
@@ -987,38 +1022,123 @@ ngx_http_jwtk_key_request_done(ngx_http_request_t *sr, void *data,
 
 
 /*
- * A location with auth_jwt_type encrypted or nested on key sources declared
- * at a signed level: from now on their documents hold decryption keys too;
- * the fixed key files are loaded again so.
+ * The kinds of key a location's tokens need from the documents of its key
+ * files and key subrequests: signature keys for signed and nested tokens
+ * (unless a key URL brings them: jwtk_key_url, jwtk_oidc or a provider's
+ * own), decryption keys for encrypted and nested ones.
+ */
+ngx_uint_t
+ngx_http_jwtk_kinds_needed(ngx_http_jwtk_loc_conf_t *conf)
+{
+    ngx_uint_t  need = 0;
+
+    if (conf->type != NGX_HTTP_JWTK_TYPE_ENCRYPTED && !conf->keys->pull) {
+        need |= NGX_HTTP_JWTK_KEYS_VERIFY;
+    }
+
+    if (conf->type != NGX_HTTP_JWTK_TYPE_SIGNED) {
+        need |= NGX_HTTP_JWTK_KEYS_DECRYPT;
+    }
+
+    return need;
+}
+
+
+/*
+ * At configuration: a location whose key sources are all fixed key files
+ * (read now), lacking a kind of key its tokens need, could never accept a
+ * token: refused, naming the location, its type and its files (the error
+ * seen when it is made, as for a key file that cannot be loaded). Key
+ * subrequests and names with variables are read in the worker: checked per
+ * request (ngx_http_jwtk_check_kinds).
  */
 char *
-ngx_http_jwtk_enable_decryption(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
+ngx_http_jwtk_check_kinds_conf(ngx_conf_t *cf,
+    ngx_http_jwtk_loc_conf_t *conf, ngx_uint_t need)
 {
-    ngx_http_jwtk_keys_t  *keys = conf->keys;
-    jwtk_ctx              *ctx;
-    int                    st;
+    static const char *const      types[] = { "signed", "encrypted",
+                                              "nested" };
 
-    if (keys->decrypt) {
+    ngx_http_jwtk_keys_t         *keys = conf->keys;
+    ngx_http_jwtk_key_source_t  **kf;
+    ngx_http_core_loc_conf_t     *clcf;
+    ngx_str_t                     files, label;
+    ngx_uint_t                    missing;
+
+    missing = need & ~keys->kinds;
+
+    if (missing == 0 || keys->requests != NULL || keys->sources != NULL) {
         return NGX_CONF_OK;
     }
 
-    keys->decrypt = 1;
-
-    if (keys->files == NULL) {
-        return NGX_CONF_OK;
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+    label = clcf->name;
+    if (label.len == 0) {
+        ngx_str_set(&label, "(server level)");
     }
 
-    ctx = ngx_http_jwtk_conf_ctx(cf);
-    if (ctx == NULL) {
+    if (keys->fixed != NULL && keys->fixed->nelts != 0) {
+        kf = keys->fixed->elts;
+        files = kf[0]->name;
+    } else {
+        ngx_str_set(&files, "(none)");
+    }
+
+    if (keys->no_verify.len == 0) {
+        ngx_str_set(&keys->no_verify, "none given");
+    }
+
+    if (missing & NGX_HTTP_JWTK_KEYS_DECRYPT) {
+        ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
+            "location \"%V\": auth_jwt_type %s needs decryption keys and its "
+            "key files (auth_jwt_key_file \"%V\"%s) hold none: add a key "
+            "file of the recipient's private keys (a JWK with \"d\", an "
+            "\"oct\" key for dir or AES key wrap, a PEM private key)",
+            &label, types[conf->type], &files,
+            keys->fixed != NULL && keys->fixed->nelts > 1 ? " and the others"
+                                                           : "");
         return NGX_CONF_ERROR;
     }
 
-    st = ngx_http_jwtk_publish(cf->pool, keys, ctx, NULL);
-    if (st != JWTK_OK) {
-        ngx_http_jwtk_key_files_refused(cf, keys->fixed, keys->files, 1, ctx,
-                                        st);
-        return NGX_CONF_ERROR;
+    ngx_http_jwtk_place_error(NGX_LOG_EMERG, cf, &conf->auth_place, 0,
+        "location \"%V\": auth_jwt_type %s verifies signed tokens and its "
+        "key files (auth_jwt_key_file \"%V\"%s) hold decryption keys only "
+        "(as signature keys: %V): add a key file of the issuer's public keys "
+        "beside them, or set auth_jwt_type encrypted",
+        &label, types[conf->type], &files,
+        keys->fixed != NULL && keys->fixed->nelts > 1 ? " and the others"
+                                                       : "",
+        &keys->no_verify);
+    return NGX_CONF_ERROR;
+}
+
+
+/*
+ * Per request, once the key sources read in the worker are loaded: keys
+ * lacking a kind this location's tokens need (a key subrequest answering
+ * decryption keys only to a signed location, a resolved key file of public
+ * keys to an encrypted one) answer 500 with an error line, as NGINX Plus
+ * answers keys it cannot use; never a verdict on the token.
+ */
+ngx_int_t
+ngx_http_jwtk_check_kinds(ngx_http_request_t *r,
+    ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx)
+{
+    ngx_uint_t  have, missing;
+
+    have = ctx->set != NULL ? ctx->set->kinds : policy->keys->kinds;
+    missing = policy->need & ~have;
+
+    if (missing == 0) {
+        return NGX_OK;
     }
 
-    return NGX_CONF_OK;
+    ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                  "jwtk: location \"%V\": its key sources "
+                  "(auth_jwt_key_file, auth_jwt_key_request) hold no %s "
+                  "keys, which its auth_jwt_type needs: 500", &policy->label,
+                  missing & NGX_HTTP_JWTK_KEYS_DECRYPT ? "decryption"
+                                                       : "signature");
+
+    return NGX_ERROR;
 }

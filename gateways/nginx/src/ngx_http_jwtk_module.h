@@ -58,6 +58,11 @@
  * (jwtk_key_sets). */
 #define NGX_HTTP_JWTK_KEY_SETS 16
 
+/* The kinds of key a keystore holds and a location needs
+ * (ngx_http_jwtk_load_keys, ngx_http_jwtk_kinds_needed). */
+#define NGX_HTTP_JWTK_KEYS_VERIFY   0x1     /* signature keys */
+#define NGX_HTTP_JWTK_KEYS_DECRYPT  0x2     /* decryption keys (JWE) */
+
 /* Where a directive was written (file.len 0: nowhere recorded). */
 typedef struct {
     ngx_str_t   file;           /* NUL-terminated */
@@ -126,10 +131,12 @@ typedef struct {
     ngx_uint_t     stats_slot;
     jwtk_verifier *first;       /* a verifier on this keystore (counters) */
     jwtk_stats     last;        /* this worker's counters, last published */
+    ngx_uint_t     kinds;       /* NGX_HTTP_JWTK_KEYS_*: the kinds of key the
+                                   keystore holds from the documents */
+    ngx_str_t      no_verify;   /* the fixed key files hold no signature
+                                   key: libjwtk's reason, for the refusal
+                                   of a location needing some */
     unsigned       subrequests:1;   /* any auth_jwt_key_request */
-    unsigned       decrypt:1;       /* a location with auth_jwt_type
-                                       encrypted or nested uses it: the
-                                       documents hold decryption keys too */
 } ngx_http_jwtk_keys_t;
 
 /* One location's verifier. */
@@ -137,6 +144,9 @@ typedef struct {
     jwtk_verifier        *verifier;
     ngx_http_jwtk_keys_t *keys;
     time_t                cache;      /* this location's auth_jwt_key_cache */
+    ngx_uint_t            need;       /* NGX_HTTP_JWTK_KEYS_*: the kinds
+                                         its tokens need from the key
+                                         files and subrequests */
     ngx_str_t             label;
     ngx_uint_t            stats_slot;
     jwtk_stats            last;
@@ -166,6 +176,7 @@ typedef struct {
     ngx_http_jwtk_key_request_t  *docs;     /* one per source */
     ngx_uint_t                    ndocs;
     ngx_uint_t                    refs;     /* requests using it now */
+    ngx_uint_t                    kinds;    /* NGX_HTTP_JWTK_KEYS_* held */
     time_t                        kid_refetch;
 } ngx_http_jwtk_set_t;
 
@@ -285,9 +296,12 @@ char *ngx_http_jwtk_build_keys(ngx_conf_t *cf,
     ngx_http_jwtk_loc_conf_t *conf);
 int ngx_http_jwtk_new_keystore(jwtk_keystore **ks);
 int ngx_http_jwtk_load_keys(jwtk_keystore *ks, jwtk_str *docs, size_t n,
-    ngx_uint_t decrypt, jwtk_ctx *ctx, ngx_uint_t *decrypting);
-char *ngx_http_jwtk_enable_decryption(ngx_conf_t *cf,
-    ngx_http_jwtk_loc_conf_t *conf);
+    jwtk_ctx *ctx, ngx_uint_t *kinds);
+ngx_uint_t ngx_http_jwtk_kinds_needed(ngx_http_jwtk_loc_conf_t *conf);
+char *ngx_http_jwtk_check_kinds_conf(ngx_conf_t *cf,
+    ngx_http_jwtk_loc_conf_t *conf, ngx_uint_t need);
+ngx_int_t ngx_http_jwtk_check_kinds(ngx_http_request_t *r,
+    ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx);
 ngx_int_t ngx_http_jwtk_fetch_keys(ngx_http_request_t *r,
     ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx);
 ngx_uint_t ngx_http_jwtk_refetch_for_kid(ngx_http_jwtk_policy_t *policy,
@@ -301,8 +315,8 @@ ngx_int_t ngx_http_jwtk_choose_set(ngx_http_request_t *r,
 ngx_int_t ngx_http_jwtk_read_key_doc(ngx_http_request_t *r,
     ngx_http_jwtk_policy_t *policy, ngx_http_jwtk_ctx_t *ctx,
     ngx_http_jwtk_key_request_t *doc);
-int ngx_http_jwtk_load_set(ngx_http_request_t *r,
-    ngx_http_jwtk_keys_t *keys, ngx_http_jwtk_set_t *set, jwtk_ctx *jctx);
+int ngx_http_jwtk_load_set(ngx_http_request_t *r, ngx_http_jwtk_set_t *set,
+    ngx_http_jwtk_keys_t *keys, jwtk_ctx *jctx, ngx_uint_t *kinds);
 ngx_int_t ngx_http_jwtk_init_sets(ngx_conf_t *cf,
     ngx_http_jwtk_policy_t *policy, ngx_str_t *json, ngx_uint_t max_sets);
 

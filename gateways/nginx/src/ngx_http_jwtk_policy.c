@@ -270,17 +270,11 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
     ngx_http_jwtk_policy_t     *policy, **slot;
     ngx_pool_cleanup_t         *cln;
     ngx_str_t                  *w, json;
-    ngx_uint_t                  i;
+    ngx_uint_t                  i, need;
     jwtk_ctx                   *ctx;
     int                         st;
 
     if (ngx_http_jwtk_check_sources(cf, conf) != NGX_CONF_OK) {
-        return NGX_CONF_ERROR;
-    }
-
-    if (conf->type != NGX_HTTP_JWTK_TYPE_SIGNED
-        && ngx_http_jwtk_enable_decryption(cf, conf) != NGX_CONF_OK)
-    {
         return NGX_CONF_ERROR;
     }
 
@@ -383,6 +377,13 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
         return NGX_CONF_ERROR;
     }
 
+    /* (after the key URL, which brings signature keys, is known) */
+    need = ngx_http_jwtk_kinds_needed(conf);
+
+    if (ngx_http_jwtk_check_kinds_conf(cf, conf, need) != NGX_CONF_OK) {
+        return NGX_CONF_ERROR;
+    }
+
     policy = ngx_pcalloc(cf->pool, sizeof(ngx_http_jwtk_policy_t));
     cln = ngx_pool_cleanup_add(cf->pool, 0);
     ctx = ngx_http_jwtk_conf_ctx(cf);
@@ -412,6 +413,7 @@ ngx_http_jwtk_build_policy(ngx_conf_t *cf, ngx_http_jwtk_loc_conf_t *conf)
 
     policy->keys = conf->keys;
     policy->cache = conf->key_cache;
+    policy->need = need;
 
     json.data = j.data;
     json.len = j.len;

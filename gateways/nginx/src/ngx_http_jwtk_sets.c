@@ -379,14 +379,15 @@ error:
 
 
 /* Loads a key set: the level's fixed key files and its sources' documents,
- * together (ngx_http_jwtk_load_keys). */
+ * together (ngx_http_jwtk_load_keys); `kinds`: the kinds published. */
 int
-ngx_http_jwtk_load_set(ngx_http_request_t *r, ngx_http_jwtk_keys_t *keys,
-    ngx_http_jwtk_set_t *set, jwtk_ctx *jctx)
+ngx_http_jwtk_load_set(ngx_http_request_t *r, ngx_http_jwtk_set_t *set,
+    ngx_http_jwtk_keys_t *keys, jwtk_ctx *jctx, ngx_uint_t *kinds)
 {
     ngx_uint_t   i, n;
     ngx_str_t   *file;
     jwtk_str    *docs;
+    int          st;
 
     n = keys->files ? keys->files->nelts : 0;
 
@@ -409,8 +410,12 @@ ngx_http_jwtk_load_set(ngx_http_request_t *r, ngx_http_jwtk_keys_t *keys,
         }
     }
 
-    return ngx_http_jwtk_load_keys(set->keystore, docs, n, keys->decrypt,
-                                   jctx, NULL);
+    st = ngx_http_jwtk_load_keys(set->keystore, docs, n, jctx, kinds);
+    if (st == JWTK_OK) {
+        set->kinds |= *kinds;   /* a kind not published keeps its keys */
+    }
+
+    return st;
 }
 
 
