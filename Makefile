@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 APT_PACKAGES := libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config
 
-.PHONY: deps build test docs demo bench bench-smoke thresholds thresholds-update fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test apache-module apache-test ext-authz-test
+.PHONY: deps build test docs demo bench bench-smoke thresholds thresholds-update fuzz fuzz-replay fuzz-nightly nightly sanitize format-check clean install clib-test nginx-module deb packages-test integrations-test forward-auth-test envoy-module envoy-test haproxy-module haproxy-test apache-module apache-test
 
 deps:
 	@./scripts/apt-deps.sh $(APT_PACKAGES)
@@ -133,14 +133,9 @@ packages-test: deps
 integrations-test: deps
 	./IntegrationTests/frameworks/run.sh
 
-# The forward-auth agent's ext_authz gRPC service, not finished (docs/ENVOY.md): its messages and service tests, in a
-# scratch path of their own (JWTK_EXT_AUTHZ=1 adds grpc-swift 2 and swift-protobuf to the Hummingbird package).
-ext-authz-test: deps
-	JWTK_EXT_AUTHZ=1 swift test --package-path Integrations/JWTKernelHummingbird \
-	    --scratch-path .build-integrations/hummingbird-ext-authz --filter ExtAuthz
-
-# The forward-auth agent (jwtk-forward-auth) behind Caddy, nginx, Traefik and Envoy on loopback, on the README's
-# configurations: the verdict matrix through each gateway, claim headers and forged copies, rotation, the agent
+# The forward-auth agent (jwtk-forward-auth) behind Caddy, nginx, Traefik and Envoy (ext_authz over HTTP and over
+# gRPC) on loopback, on the README's configurations: the verdict matrix through each gateway, the verdict corpus
+# through Envoy's ext_authz gRPC, claim headers and forged copies, rotation, the agent
 # down, a short load run beside the native nginx module.
 forward-auth-test: deps
 	./IntegrationTests/forward-auth/run.sh

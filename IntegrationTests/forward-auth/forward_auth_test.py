@@ -43,7 +43,7 @@ CHALLENGE = f'Bearer realm="{REALM}"'
 INVALID = f'Bearer realm="{REALM}", error="invalid_token"'
 ROLES = "https://example.com/roles"
 CLAIM_HEADERS = ["X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"]   # the README's agent command must answer these
-GATEWAYS = ("caddy", "nginx", "traefik", "envoy")
+GATEWAYS = ("caddy", "nginx", "traefik", "envoy")   # and envoy-grpc: the same guide, the agent's --grpc-listen
 
 wrong_answers = 0
 
@@ -75,15 +75,22 @@ class Echo:
 # The agent ------------------------------------------------------------------------------------------------
 
 class Agent:
-    def __init__(self, binary, w, config_path, options, name="agent"):
-        """options: the guide's agent command's claim headers and token sources (and any other option)."""
+    def __init__(self, binary, w, config_path, options, name="agent", grpc=False):
+        """options: the guide's agent command's claim headers and token sources (and any other option). grpc:
+        also serve ext_authz over gRPC (--grpc-listen) on grpc_port."""
         self.port = free_port()
+        self.grpc_port = free_port() if grpc else None
         self.log_path = f"{w}/{name}.log"
         args = [binary, "--issuer-config", config_path, "--listen", f"127.0.0.1:{self.port}", *options,
                 "--unknown-kid-cooldown", "1", "--log-level", "debug"]
+        if grpc:
+            args += ["--grpc-listen", f"127.0.0.1:{self.grpc_port}"]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.log_path, "w"), text=True)
         self.client = Client(self.port)
-        self.listening = self.proc.stdout.readline().strip()
+        # One line per listener, in the order they come up.
+        lines = [self.proc.stdout.readline().strip() for _ in range(2 if grpc else 1)]
+        self.listening = next((ln for ln in lines if "gRPC" not in ln), "")
+        self.grpc_listening = next((ln for ln in lines if "gRPC" in ln), "")
 
     def health(self):
         s, _, body = self.client.get("/healthz")
@@ -237,8 +244,9 @@ def run_matrix(label, client, cases, gateway):
                 seen = got.get(k)
                 # A claim the token lacks: the agent answers the header empty; the gateway sends it empty
                 # (Caddy, Traefik, Envoy: the README tells upstreams to read that as absent) or drops it
-                # (nginx), never a client's copy or a placeholder.
-                ok = ok and seen == ([v] if v is not None else None if gateway == "nginx" else [""])
+                # (nginx; Envoy over gRPC, where the agent's answer removes it), never a client's copy or a
+                # placeholder.
+                ok = ok and seen == ([v] if v is not None else None if gateway in ("nginx", "envoy-grpc") else [""])
         if s == 200 and want_status != 200 or s != 200 and want_status == 200:
             wrong_answers += 1
         check(ok, f"{label}: {name} -> {want_status}" + (f" {want_www}" if want_www else ""),
@@ -281,7 +289,183 @@ def readme_checks(a, b):
         got, want = readme_gateways.printed(a.agent, options, g), readme_gateways.the_readmes(b, g)
         check(got == want, f"guide: the {g} configuration is what --print-gateway-config {g} prints",
               "\n".join(difflib.unified_diff(want.splitlines(), got.splitlines(), "docs/FORWARD-AUTH.md", "printed", lineterm="")))
+    got = readme_gateways.printed(a.agent, [*options, "--grpc-listen", readme_gateways.GRPC_AGENT], "envoy-grpc")
+    check(got == b["envoy-grpc"],
+          "guide: the envoy-grpc configuration is what --print-gateway-config envoy-grpc prints with --grpc-listen",
+          "\n".join(difflib.unified_diff(b["envoy-grpc"].splitlines(), got.splitlines(), "docs/FORWARD-AUTH.md",
+                                         "printed", lineterm="")))
+    r = subprocess.run([a.agent, *options, "--print-gateway-config", "envoy-grpc"], capture_output=True, text=True,
+                       timeout=30)
+    check(r.returncode != 0 and "--grpc-listen" in r.stderr,
+          "agent: --print-gateway-config envoy-grpc without --grpc-listen is refused", f"rc={r.returncode} {r.stderr}")
     return readme_gateways.without(options, "--issuer-config", "--listen")
+
+
+def verdicts_through_envoy_grpc(binary, envoy, w, b):
+    """The verdict corpus (verdicts.run_gateway) through Envoy's ext_authz over gRPC: one agent per corpus
+    configuration (its issuer file the configuration plus a loopback "jwks_url" mirror, as
+    verdicts.run_forward_auth asks the agent directly) behind one Envoy with a listener per configuration, each
+    the guide's envoy-grpc listener and cluster (names and ports changed). The status, the challenge's error=
+    and the claim headers the upstream gets are compared with the corpus, as for every other front end; the HMAC
+    configuration is skipped (an issuer file pulls keys, secrets are never served)."""
+    doc, server, echo = verdicts.load(), verdicts.KeyServer(), Echo()
+    headers = {"x-jwt-iss": "iss", "x-jwt-sub": "sub", "x-jwt-roles": "/roles"}
+    names = [n for n, c in doc["configurations"].items() if not c.get("secret")]
+    agents, ports = [], {}
+    listeners_part, clusters_part = b["envoy-grpc"].split("  clusters:\n")
+    listeners_part = listeners_part.split("  listeners:\n")[1]
+    agent_cluster, api_cluster = clusters_part.split("  - name: api\n")
+    listeners, clusters = [], []
+    proc = None
+    try:
+        for i, name in enumerate(names):
+            path = f"{w}/verdicts-grpc-{name}.json"
+            with open(path, "w") as f:
+                json.dump({"issuers": [server.entry(doc["configurations"][name])]}, f)
+            options = [o for h, c in headers.items() for o in ("--claim-header", f"{h}={c}")]
+            ag = Agent(binary, w, path, options + ["--log-level", "error"], name=f"agent-verdicts-{name}", grpc=True)
+            agents.append(ag)
+            ports[name] = free_port()
+            listeners.append(readme_gateways.substituted(listeners_part, [
+                ("- name: web\n", f"- name: web-{i}\n"), ("stat_prefix: web\n", f"stat_prefix: web_{i}\n"),
+                ("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {ports[name]}"),
+                ("cluster_name: jwtk_forward_auth_grpc}", f"cluster_name: agent_{i}}}")]))
+            clusters.append(readme_gateways.substituted(agent_cluster, [
+                ("jwtk_forward_auth_grpc", f"agent_{i}"),   # the cluster's name and load_assignment's
+                ("port_value: 9181", f"port_value: {ag.grpc_port}")]))
+        config = ("static_resources:\n  listeners:\n" + "".join(listeners) + "  clusters:\n" + "".join(clusters)
+                  + "  - name: api\n" + readme_gateways.substituted(api_cluster, [("port_value: 8080",
+                                                                                   f"port_value: {echo.port}")]))
+        with open(f"{w}/envoy-grpc-verdicts.yaml", "w") as f:
+            f.write(config)
+        log = f"{w}/envoy-grpc-verdicts.log"
+        proc = subprocess.Popen([envoy, "-c", f"{w}/envoy-grpc-verdicts.yaml", "--concurrency", "1",
+                                 "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"),
+                                stderr=subprocess.STDOUT)
+        readme_gateways.children.append(proc)
+        for ag in agents:
+            wait_for(lambda: ag.client.get("/healthz")[0] == 200, 15, 0.05)
+        clients = {n: Client(p) for n, p in ports.items()}
+        if not wait_for(lambda: all(c.get("/echo/x")[0] == 401 for c in clients.values()), 15):
+            print(open(log, errors="replace").read()[-1500:])
+            return False
+
+        def send(case):
+            s, h, body = clients[case["configuration"]].get("/echo/x", token=case["token"])
+            seen = echoed(body) if s == 200 else {}
+            claims = {c: (seen[k][0] if seen.get(k) else None) for k, c in headers.items()}
+            return s, h.get("www-authenticate"), claims, None
+
+        # The agent's decision, so the forward-auth front end's expectations (and documented differences).
+        agreed, problems = verdicts.run_gateway("forward-auth", send, ("routed",),
+                                                cases=lambda case, configuration: not configuration.get("secret"))
+        for p in problems:
+            check(False, "envoy-grpc verdicts: " + p)
+        skipped = sum(1 for c in doc["cases"] if doc["configurations"][c["configuration"]].get("secret"))
+        print(f"verdicts (envoy-grpc): {agreed} passed, {len(problems)} failed, {skipped} skipped (HMAC: no key file "
+              f"in an issuer file)")
+        return not problems and agreed > 0
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(10)
+        for ag in agents:
+            ag.stop()
+        server.close()
+        echo.server.shutdown()
+
+
+def repeated_claim_headers(label, port, tok):
+    """Two client copies of each claim header: the agent's answer replaces both (OVERWRITE_IF_EXISTS_OR_ADD) or,
+    for a claim the token lacks (no email in this token), removes both (headers_to_remove)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", "/echo/x")
+    conn.putheader("Authorization", "Bearer " + tok)
+    for name in ("X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"):
+        conn.putheader(name, "forged-1")
+        conn.putheader(name, "forged-2")
+    conn.endheaders()
+    r = conn.getresponse()
+    got = echoed(r.read().decode("latin-1")) if r.status == 200 else {}
+    conn.close()
+    check(r.status == 200 and got.get("x-jwt-sub") == ["user-2"] and got.get("x-jwt-roles") == ["admin,dev"]
+          and "x-jwt-email" not in got,
+          f"{label}: two client copies of each claim header: replaced by the token's, or removed when it has none",
+          f"{r.status} { {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles')} }")
+
+
+def envoy_default_failure_mode(binary, w, b, dead_port, echo_port):
+    """The guide's envoy-grpc configuration without its status_on_error, the agent down: Envoy's own answer for a
+    failed authorization call with failure_mode_allow: false is a 403 (the guide sets 503, as in HTTP mode)."""
+    port = free_port()
+    config = readme_gateways.substituted(b["envoy-grpc"], [
+        ("              status_on_error: {code: 503}\n", ""),
+        ("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"),
+        ("port_value: 9181", f"port_value: {dead_port}"), ("port_value: 8080", f"port_value: {echo_port}")])
+    with open(f"{w}/envoy-grpc-default.yaml", "w") as f:
+        f.write(config)
+    log = f"{w}/envoy-grpc-default.log"
+    proc = subprocess.Popen([binary, "-c", f"{w}/envoy-grpc-default.yaml", "--concurrency", "1",
+                             "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    readme_gateways.children.append(proc)
+    client, got = Client(port), []
+    ok = wait_for(lambda: got.append(client.get("/echo/x", token="x")[0]) or got[-1] == 403, 15, 0.2)
+    check(ok, "envoy-grpc without status_on_error: agent down -> 403 (Envoy's default), nothing passes",
+          f"{got[-3:]} {open(log, errors='replace').read()[-600:]}")
+    proc.terminate()
+    proc.wait(10)
+
+
+def non_utf8_header(label, port, tok):
+    """A header value that is not UTF-8 (a Latin-1 byte; HTTP allows obs-text) beside a valid token: the gRPC
+    CheckRequest carries headers as proto3 strings, and the call must still be decided on the token (200), not
+    fail as an undecodable message."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.putrequest("GET", "/echo/x")
+    conn.putheader("Authorization", "Bearer " + tok)
+    conn.putheader("X-Junk", b"caf\xe9")
+    conn.endheaders()
+    r = conn.getresponse()
+    got = echoed(r.read().decode("latin-1")) if r.status == 200 else {}
+    conn.close()
+    check(r.status == 200 and got.get("x-jwt-sub") == ["user-2"],
+          f"{label}: a header value that is not UTF-8 beside a valid token is answered on the token (200)",
+          f"{r.status} {got.get('x-jwt-sub')}")
+
+
+def grpc_direct(agent, w):
+    """Calls Envoy would never make, straight to the agent's gRPC listener over HTTP/2 with prior knowledge (curl,
+    nghttp2): each ends with a gRPC error status in the trailers (or 415 for a body that is not gRPC), never a
+    crash or a guess, and the agent keeps serving."""
+    path = "/envoy.service.auth.v3.Authorization/Check"
+
+    def call(body, url_path=path, content_type="application/grpc"):
+        with open(f"{w}/grpc-body", "wb") as f:
+            f.write(body)
+        r = subprocess.run(["curl", "-s", "--http2-prior-knowledge", "-D", "-", "-o", "/dev/null", "-X", "POST",
+                            "-H", f"content-type: {content_type}", "-H", "te: trailers", "--data-binary",
+                            f"@{w}/grpc-body", f"http://127.0.0.1:{agent.grpc_port}{url_path}"],
+                           capture_output=True, text=True, timeout=20)
+        status = re.search(r"^HTTP/2 (\d+)", r.stdout, re.M)
+        grpc = re.search(r"^grpc-status: (\d+)", r.stdout, re.M)
+        return (int(status.group(1)) if status else None), (grpc.group(1) if grpc else None), r.stdout
+
+    frame = lambda flag, payload: bytes([flag]) + len(payload).to_bytes(4, "big") + payload
+    for name, body, want in (("an empty body", b"", "3"), ("bytes that are not a CheckRequest", frame(0, b"\xff\xff"), "3"),
+                             ("a compressed message", frame(1, b"\x0a\x00"), "12"),
+                             ("a length prefix over 1 MiB", b"\x00\x7f\xff\xff\xff", "8"),
+                             ("two messages", frame(0, b"") * 2, "3")):
+        st, grpc, out = call(body)
+        check(st == 200 and grpc == want, f"agent gRPC: {name} ends with grpc-status {want}", out[-400:])
+    st, grpc, out = call(frame(0, b""), url_path="/envoy.service.auth.v2.Authorization/Check")
+    check(st == 200 and grpc == "12", "agent gRPC: another method ends with grpc-status 12 (UNIMPLEMENTED)",
+          out[-400:])
+    st, _, out = call(frame(0, b""), content_type="application/json")
+    check(st == 415, "agent gRPC: a body that is not gRPC is answered 415", out[-400:])
+    # An empty CheckRequest is a well-formed call: no token, so the answer is a denial inside grpc-status 0.
+    st, grpc, out = call(frame(0, b""))
+    check(st == 200 and grpc == "0", "agent gRPC: an empty CheckRequest is answered (a denial), grpc-status 0",
+          out[-400:])
 
 
 def main():
@@ -353,8 +537,15 @@ def main():
 
     b = readme_gateways.blocks()
     options = readme_checks(a, b)
-    agent = Agent(a.agent, w, f"{w}/issuers.json", options)
+    t_verdicts = time.time()
+    check(verdicts_through_envoy_grpc(a.agent, a.envoy, w, b), "envoy-grpc: every case of the verdict corpus as "
+          "the corpus says, through Envoy's ext_authz over gRPC")
+    print(f"      verdict corpus through envoy-grpc: {time.time() - t_verdicts:.1f} s")
+    agent = Agent(a.agent, w, f"{w}/issuers.json", options, grpc=True)
     check("listening on" in agent.listening, "agent: prints where it listens", agent.listening)
+    check(f"127.0.0.1:{agent.grpc_port}" in agent.grpc_listening, "agent: prints where its gRPC listener listens",
+          agent.grpc_listening)
+    grpc_direct(agent, w)
     ok = wait_for(lambda: agent.health()[1]["issuers_without_keys"] == [DOWN], 15)
     s, health = agent.health()
     check(ok and s == 503, "agent: /healthz 503 naming only the issuer whose keys never came", f"{s} {health}")
@@ -421,16 +612,20 @@ def main():
         run_edges("nginx", nc, valid)
     times["nginx"] = time.time() - t0
 
-    # Traefik and Envoy, on the README's configurations.
+    # Traefik and Envoy (ext_authz over HTTP, then over gRPC), on the README's configurations.
     others = {}
     for g, binary, start in (("traefik", a.traefik, readme_gateways.traefik),
-                             ("envoy", a.envoy, readme_gateways.envoy)):
+                             ("envoy", a.envoy, readme_gateways.envoy),
+                             ("envoy-grpc", a.envoy, lambda *x: readme_gateways.envoy(*x, block="envoy-grpc"))):
         t0 = time.time()
-        proc, client = start(binary, w, b, agent.port, echo.port)
+        proc, client = start(binary, w, b, agent.grpc_port if g == "envoy-grpc" else agent.port, echo.port)
         if proc:
             others[g] = (proc, client)
             run_matrix(g, client, cases, g)
             run_edges(g, client, valid)
+            if g == "envoy-grpc":
+                repeated_claim_headers(g, client.port, cases[1][1])
+                non_utf8_header(g, client.port, cases[1][1])
         times[g] = time.time() - t0
 
     # Key rotation through every gateway: rs2 replaces rs1 at the JWKS server.
@@ -507,13 +702,15 @@ def main():
     # fails closed: no request passes without the agent.
     rc = agent.stop()
     check(rc == 0, "agent: exits 0 on SIGTERM (graceful shutdown)", f"rc={rc}")
-    down = {"caddy": 502, "nginx": 500, "traefik": 500, "envoy": 503}   # each gateway's status for it
+    # Each gateway's status for it; Envoy's two modes: status_on_error (its own default would be a 403).
+    down = {"caddy": 502, "nginx": 500, "traefik": 500, "envoy": 503, "envoy-grpc": 503}
     for label, client in gateways:
         if client is not None:
             s, _, _ = client.get("/echo/x", token=old_tok)
             if s == 200:
                 wrong_answers += 1
             check(s == down[label], f"{label}: agent down -> {down[label]}, nothing passes", str(s))
+    envoy_default_failure_mode(a.envoy, w, b, agent.grpc_port, echo.port)
     for proc in [caddy, ngx if started else None, *(p for p, _ in others.values())]:
         if proc:
             proc.terminate()

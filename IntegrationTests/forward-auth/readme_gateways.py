@@ -14,6 +14,7 @@ from driver import Client, wait_for
 README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "FORWARD-AUTH.md")
 # The addresses the README's texts use, replaced by the test's.
 AGENT = "127.0.0.1:9180"
+GRPC_AGENT = "127.0.0.1:9181"   # the guide's --grpc-listen address, for Envoy's ext_authz over gRPC
 UPSTREAM = "127.0.0.1:8080"
 # The gateways started here, killed at exit if the test stops before it terminates them.
 children = []
@@ -96,16 +97,18 @@ def traefik(binary, w, b, agent_port, echo_port):
     return _started("traefik", proc, port, log)
 
 
-def envoy(binary, w, b, agent_port, echo_port):
+def envoy(binary, w, b, agent_port, echo_port, block="envoy"):
+    """Envoy on the guide's `envoy` block (ext_authz over HTTP to the agent's --listen port) or `envoy-grpc` (over
+    gRPC to its --grpc-listen port: pass that port as agent_port)."""
     port = driver.free_port()
-    config = substituted(b["envoy"], [("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"),
-                                      (AGENT, f"127.0.0.1:{agent_port}"),
-                                      ("port_value: 9180", f"port_value: {agent_port}"),
-                                      ("port_value: 8080", f"port_value: {echo_port}")])
-    with open(f"{w}/envoy.yaml", "w") as f:
+    agent = [("port_value: 9181", f"port_value: {agent_port}")] if block == "envoy-grpc" else \
+        [(AGENT, f"127.0.0.1:{agent_port}"), ("port_value: 9180", f"port_value: {agent_port}")]
+    config = substituted(b[block], [("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"), *agent,
+                                    ("port_value: 8080", f"port_value: {echo_port}")])
+    with open(f"{w}/{block}.yaml", "w") as f:
         f.write(config)
-    log = f"{w}/envoy.log"
+    log = f"{w}/{block}.log"
     # No hot restart: no shared memory region that another Envoy on the machine could hold.
-    proc = subprocess.Popen([binary, "-c", f"{w}/envoy.yaml", "--concurrency", "1", "--disable-hot-restart",
+    proc = subprocess.Popen([binary, "-c", f"{w}/{block}.yaml", "--concurrency", "1", "--disable-hot-restart",
                              "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    return _started("envoy", proc, port, log)
+    return _started(block, proc, port, log)

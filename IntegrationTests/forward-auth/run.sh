@@ -23,7 +23,7 @@ done
 summary_fail() { echo "forward-auth: checks=0 failed=1 wrong_answers=0 rps_caddy=0 rps_nginx_auth_request=0 rps_module=0"; exit 1; }
 
 "$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config python3 python3-venv procps \
-    nginx caddy wrk >/dev/null || summary_fail
+    nginx caddy wrk curl >/dev/null || summary_fail
 # Debian's postinst starts the packaged caddy and nginx on port 80; the test uses its own ports.
 
 work=$(mktemp -d /tmp/jwtk-forward-auth.XXXXXX)

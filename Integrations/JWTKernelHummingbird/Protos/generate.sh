@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates the Swift code of envoy_ext_authz.proto into Sources/JWTKernelExtAuthzProto/ (committed: the plugins
-# take ~10 minutes to build, so CI never builds them):
+# Regenerates the Swift code of envoy_ext_authz.proto into Sources/JWTKernelExtAuthzProto/ (committed: the plugin
+# takes minutes to build, so CI never builds it):
 #   Protos/generate.sh PLUGIN_DIR
-# PLUGIN_DIR holds protoc-gen-swift (apple/swift-protobuf 1.39.0) and protoc-gen-grpc-swift-2
-# (grpc/grpc-swift-protobuf 2.4.1), e.g. a debug build of grpc-swift-protobuf (swift build --product
-# protoc-gen-grpc-swift-2, then --product protoc-gen-swift) from the package mirror; protoc is Debian's
-# protobuf-compiler (3.21).
+# PLUGIN_DIR holds protoc-gen-swift (apple/swift-protobuf 1.39.0), e.g. a debug build of swift-protobuf
+# (swift build --product protoc-gen-swift) from the package mirror; protoc is Debian's protobuf-compiler (3.21).
+# Only the messages are generated: the agent serves the one unary method itself (ExtAuthzRoute, docs/ENVOY.md), so
+# no gRPC service code (protoc-gen-grpc-swift) is needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 plugins=$(cd "${1:?usage: generate.sh PLUGIN_DIR}" && pwd)
@@ -13,7 +13,5 @@ out=Sources/JWTKernelExtAuthzProto
 mkdir -p "$out"
 protoc --proto_path=Protos \
     --plugin=protoc-gen-swift="$plugins/protoc-gen-swift" --swift_out="$out" --swift_opt=Visibility=Public \
-    --plugin=protoc-gen-grpc-swift="$plugins/protoc-gen-grpc-swift-2" --grpc-swift_out="$out" \
-    --grpc-swift_opt=Visibility=Public,Client=false,Server=true \
     envoy_ext_authz.proto
 echo "generated $(ls "$out")"

@@ -1,6 +1,5 @@
-public import GRPCCore
 import HTTPTypes
-import JWTKernelExtAuthzProto
+public import JWTKernelExtAuthzProto
 public import JWTKernelForwardAuth
 import JWTKernelHummingbird
 public import Logging
@@ -15,7 +14,8 @@ public import Logging
 ///   gRPC code Envoy logs: 16 `UNAUTHENTICATED` (401), 7 `PERMISSION_DENIED` (403), 14 `UNAVAILABLE` (503).
 /// The request's headers are `attributes.request.http.headers` (names lower-cased by Envoy, repeated fields joined
 /// with ","), or `header_map` when Envoy sends raw headers (`encode_raw_headers`).
-public struct ExtAuthzService: Envoy_Service_Auth_V3_Authorization.SimpleServiceProtocol {
+/// It knows messages only; `ExtAuthzRoute` carries them over gRPC.
+public struct ExtAuthzService: Sendable {
     let decision: ForwardAuthCheck
     let logger: Logger
 
@@ -25,13 +25,15 @@ public struct ExtAuthzService: Envoy_Service_Auth_V3_Authorization.SimpleService
     }
 
     public func check(
-        request: Envoy_Service_Auth_V3_CheckRequest, context: ServerContext
-    ) async throws -> Envoy_Service_Auth_V3_CheckResponse {
-        answer(Self.headers(of: request))
+        _ request: Envoy_Service_Auth_V3_CheckRequest, logger: Logger? = nil
+    )
+        -> Envoy_Service_Auth_V3_CheckResponse
+    {
+        answer(Self.headers(of: request), logger: logger ?? self.logger)
     }
 
     /// The decision on `headers` as Envoy's CheckResponse.
-    func answer(_ headers: HTTPFields) -> Envoy_Service_Auth_V3_CheckResponse {
+    func answer(_ headers: HTTPFields, logger: Logger) -> Envoy_Service_Auth_V3_CheckResponse {
         var response = Envoy_Service_Auth_V3_CheckResponse()
         do {
             let claims = try decision.claimHeaders(for: headers, logger: logger)

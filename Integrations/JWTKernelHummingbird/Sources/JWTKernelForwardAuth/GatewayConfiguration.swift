@@ -8,6 +8,8 @@
 /// placeholders to edit; the agent's address is the one it listens on.
 public enum GatewayConfiguration: String, CaseIterable, Sendable {
     case caddy, nginx, traefik, envoy
+    /// Envoy's ext_authz over gRPC: `agent` is the agent's `--grpc-listen` address.
+    case envoyGRPC = "envoy-grpc"
 
     public func text(for configuration: ForwardAuthConfiguration, agent: String) -> String {
         let names = configuration.claimHeaders.map(\.header.rawName)
@@ -16,6 +18,7 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
         case .nginx: return Self.nginx(names, agent)
         case .traefik: return Self.traefik(names, agent)
         case .envoy: return Self.envoy(configuration, agent)
+        case .envoyGRPC: return Self.envoyGRPC(agent)
         }
     }
 
@@ -183,6 +186,73 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
                 type: STRICT_DNS
                 load_assignment:
                   cluster_name: jwtk_forward_auth
+                  endpoints:
+                  - lb_endpoints:
+                    - endpoint: {address: {socket_address: {address: \(host), port_value: \(port)}}}
+              - name: api
+                type: STRICT_DNS
+                load_assignment:
+                  cluster_name: api
+                  endpoints:
+                  - lb_endpoints:
+                    - endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 8080}}}
+
+            """
+    }
+
+    // gRPC mode sends every request header to the agent (no allowed_headers needed for the token sources) and
+    // applies the agent's OkHttpResponse as it is: each claim header the token has a value for replaces the
+    // client's copies (OVERWRITE_IF_EXISTS_OR_ADD), the others are removed (headers_to_remove), so the claim
+    // headers need not be listed and an absent claim reaches the upstream absent, not empty. There is no path to
+    // keep on /auth: the call is the one gRPC method. The cluster speaks HTTP/2 with prior knowledge (h2c), as the
+    // agent's --grpc-listen does. failure_mode_allow: false (the default, written out) and status_on_error: the
+    // agent down, or a gRPC error, is a 503 as in HTTP mode (Envoy's own default would be a 403).
+    private static func envoyGRPC(_ agent: String) -> String {
+        let (host, port) = hostAndPort(agent)
+        return """
+            static_resources:
+              listeners:
+              - name: web
+                address:
+                  socket_address: {address: 0.0.0.0, port_value: 8000}
+                filter_chains:
+                - filters:
+                  - name: envoy.filters.network.http_connection_manager
+                    typed_config:
+                      "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
+                      stat_prefix: web
+                      common_http_protocol_options:
+                        headers_with_underscores_action: DROP_HEADER
+                      route_config:
+                        virtual_hosts:
+                        - name: api
+                          domains: ["*"]
+                          routes:
+                          - match: {prefix: "/"}
+                            route: {cluster: api}
+                      http_filters:
+                      - name: envoy.filters.http.ext_authz
+                        typed_config:
+                          "@type": type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz
+                          transport_api_version: V3
+                          failure_mode_allow: false
+                          status_on_error: {code: 503}
+                          grpc_service:
+                            envoy_grpc: {cluster_name: jwtk_forward_auth_grpc}
+                            timeout: 2s
+                      - name: envoy.filters.http.router
+                        typed_config:
+                          "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router
+              clusters:
+              - name: jwtk_forward_auth_grpc
+                type: STRICT_DNS
+                typed_extension_protocol_options:
+                  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:
+                    "@type": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions
+                    explicit_http_config:
+                      http2_protocol_options: {}
+                load_assignment:
+                  cluster_name: jwtk_forward_auth_grpc
                   endpoints:
                   - lb_endpoints:
                     - endpoint: {address: {socket_address: {address: \(host), port_value: \(port)}}}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import JWTKernel
+import JWTKernelExtAuthz
 import JWTKernelForwardAuth
 import JWTKernelRemote
 import JWTKernelServer
@@ -20,7 +21,9 @@ struct ForwardAuthCommand: AsyncParsableCommand {
             "Answer gateways' forward-auth requests: 200 with claim headers for a valid JWT, 401/403 with the RFC 6750 challenge.",
         discussion: """
             Routes: /auth (and /auth/...) any method: the check; /healthz: 200 once every issuer's keys are loaded, \
-            else 503; /metrics: Prometheus text (key fetches, keys, verifications by issuer and result).
+            else 503; /metrics: Prometheus text (key fetches, keys, verifications by issuer and result). \
+            With --grpc-listen, also Envoy's ext_authz gRPC service (envoy.service.auth.v3.Authorization/Check) \
+            on plaintext HTTP/2, answering as /auth does.
             """)
 
     @Option(
@@ -32,6 +35,13 @@ struct ForwardAuthCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Address to listen on (port 0: any free port, printed).", valueName: "HOST:PORT"))
     var listen = "127.0.0.1:9180"
+
+    @Option(
+        name: .customLong("grpc-listen"),
+        help: ArgumentHelp(
+            "Also serve Envoy's ext_authz gRPC service (envoy.service.auth.v3.Authorization/Check, plaintext HTTP/2) on this address (port 0: any free port, printed). Off by default.",
+            valueName: "HOST:PORT"))
+    var grpcListen: String?
 
     @Option(
         name: .customLong("token-from"),
@@ -69,15 +79,21 @@ struct ForwardAuthCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("print-gateway-config"),
         help: ArgumentHelp(
-            "Print the configuration a gateway needs for these --claim-header and --token-from options and this --listen address, then exit: caddy, nginx, traefik or envoy. Every claim header must be listed at the gateway.",
+            "Print the configuration a gateway needs for these --claim-header and --token-from options and this --listen address, then exit: caddy, nginx, traefik, envoy (ext_authz over HTTP) or envoy-grpc (over gRPC, to the --grpc-listen address). Every claim header must be listed at the gateway.",
             valueName: "GATEWAY"))
     var printGatewayConfig: String?
 
     func validate() throws {
         guard Self.hostAndPort(listen) != nil else { throw ValidationError("--listen: expected HOST:PORT") }
+        if let grpcListen, Self.hostAndPort(grpcListen) == nil {
+            throw ValidationError("--grpc-listen: expected HOST:PORT")
+        }
         if let gateway = printGatewayConfig, GatewayConfiguration(rawValue: gateway) == nil {
             let names = GatewayConfiguration.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--print-gateway-config \(gateway): expected one of \(names)")
+        }
+        if printGatewayConfig == GatewayConfiguration.envoyGRPC.rawValue, grpcListen == nil {
+            throw ValidationError("--print-gateway-config envoy-grpc: needs the --grpc-listen address")
         }
         guard issuerConfig != nil || printGatewayConfig != nil else {
             throw ValidationError("Missing expected argument '--issuer-config <FILE>'")
@@ -106,7 +122,8 @@ struct ForwardAuthCommand: AsyncParsableCommand {
             tokenSources: tokenFrom.isEmpty ? [.authorization] : tokenFrom.compactMap(TokenSource.init(parsing:)),
             claimHeaders: claimHeader.compactMap(ClaimHeader.init(parsing:)), realm: realm)
         if let gateway = printGatewayConfig.flatMap(GatewayConfiguration.init(rawValue:)) {
-            let text = gateway.text(for: configuration, agent: GatewayConfiguration.dialable(listen))
+            let address = gateway == .envoyGRPC ? grpcListen ?? listen : listen
+            let text = gateway.text(for: configuration, agent: GatewayConfiguration.dialable(address))
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
@@ -138,6 +155,7 @@ struct ForwardAuthCommand: AsyncParsableCommand {
             verifier: verifier, refresher: refresher, configuration: configuration, counters: counters,
             metrics: { registry.emitToString() })
 
+        let decision = ForwardAuthCheck(verifier: verifier, configuration: configuration, counters: counters)
         let (host, port) = Self.hostAndPort(listen)!
         var app = Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
@@ -147,6 +165,18 @@ struct ForwardAuthCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger)
+        if let grpcListen, let (grpcHost, grpcPort) = Self.hostAndPort(grpcListen) {
+            // A second listener in the same service group: it starts and stops with the HTTP one.
+            app.addServices(
+                ExtAuthzServer.application(
+                    service: ExtAuthzService(decision: decision, logger: logger), host: grpcHost, port: grpcPort,
+                    logger: logger,
+                    onServerRunning: { channel in
+                        let line =
+                            "jwtk-forward-auth: ext_authz gRPC listening on \(channel.localAddress?.description ?? grpcListen)\n"
+                        FileHandle.standardOutput.write(Data(line.utf8))
+                    }))
+        }
         app.addServices(
             KeyRefresherService(
                 refresher: refresher, logger: logger, metricsFactory: PrometheusMetricsFactory(registry: registry),

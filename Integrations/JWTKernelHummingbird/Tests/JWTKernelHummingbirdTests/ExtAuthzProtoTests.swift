@@ -1,4 +1,5 @@
 import Foundation
+import JWTKernelExtAuthz
 import JWTKernelExtAuthzProto
 import SwiftProtobuf
 import XCTest
@@ -75,10 +76,14 @@ final class ExtAuthzProtoTests: XCTestCase {
         XCTAssertEqual(got.headersToRemove, ["x-jwt-sub", "x-jwt-email"])
     }
 
-    /// The method Envoy calls: /envoy.service.auth.v3.Authorization/Check.
-    func testMethodPath() {
-        let method = Envoy_Service_Auth_V3_Authorization.Method.Check.descriptor
-        XCTAssertEqual(method.service.fullyQualifiedService, "envoy.service.auth.v3.Authorization")
-        XCTAssertEqual(method.method, "Check")
+    /// The method Envoy calls, `/` package `.` service `/` method of the .proto: /envoy.service.auth.v3.Authorization/Check.
+    func testMethodPath() throws {
+        let proto = try String(
+            contentsOf: URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().appendingPathComponent("../../Protos/envoy_ext_authz.proto").standardized,
+            encoding: .utf8)
+        XCTAssertTrue(proto.contains("package envoy.service.auth.v3;"))
+        XCTAssertTrue(proto.contains("service Authorization {\n  rpc Check(CheckRequest) returns (CheckResponse) {}"))
+        XCTAssertEqual(ExtAuthzRoute.path, "/envoy.service.auth.v3.Authorization/Check")
     }
 }

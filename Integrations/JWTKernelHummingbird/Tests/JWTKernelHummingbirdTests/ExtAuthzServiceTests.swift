@@ -1,4 +1,3 @@
-import GRPCCore
 import HTTPTypes
 import JWTKernelExtAuthz
 import JWTKernelExtAuthzProto
@@ -34,11 +33,7 @@ final class ExtAuthzServiceTests: XCTestCase {
         } else {
             request.attributes.request.http.headers = headers
         }
-        let context = ServerContext(
-            descriptor: Envoy_Service_Auth_V3_Authorization.Method.Check.descriptor, remotePeer: "test",
-            localPeer: "test",
-            cancellation: .init())
-        return try await service().check(request: request, context: context)
+        return service().check(request)
     }
 
     func testValidTokenIsOkWithClaimHeadersSetAndMissingOnesRemoved() async throws {

@@ -40,6 +40,23 @@ final class GatewayConfigurationTests: XCTestCase {
         XCTAssertFalse(envoy.contains("allowed_headers"), "Authorization only: sent by default")
     }
 
+    /// gRPC mode: the agent's answer sets and removes the claim headers itself, so none is listed; the cluster is
+    /// HTTP/2; failing closed with a 503.
+    func testEnvoyGRPC() {
+        let envoy = GatewayConfiguration.envoyGRPC.text(for: configuration, agent: "auth.internal:9181")
+        for line in [
+            "envoy_grpc: {cluster_name: jwtk_forward_auth_grpc}", "http2_protocol_options: {}",
+            "failure_mode_allow: false", "status_on_error: {code: 503}",
+            "headers_with_underscores_action: DROP_HEADER",
+            "{address: auth.internal, port_value: 9181}",
+        ] {
+            XCTAssertTrue(envoy.contains(line), line)
+        }
+        XCTAssertFalse(envoy.contains("x-jwt-sub"))
+        XCTAssertFalse(envoy.contains("http_service"))
+        XCTAssertEqual(GatewayConfiguration(rawValue: "envoy-grpc"), .envoyGRPC)
+    }
+
     func testAgentAddress() {
         XCTAssertEqual(GatewayConfiguration.dialable("0.0.0.0:9180"), "127.0.0.1:9180")
         XCTAssertEqual(GatewayConfiguration.dialable("auth.internal:9180"), "auth.internal:9180")
