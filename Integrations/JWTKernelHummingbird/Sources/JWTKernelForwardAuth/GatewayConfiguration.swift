@@ -148,56 +148,24 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
 
             """
         let (host, port) = hostAndPort(agent)
-        return """
-            static_resources:
-              listeners:
-              - name: web
-                address:
-                  socket_address: {address: 0.0.0.0, port_value: 8000}
-                filter_chains:
-                - filters:
-                  - name: envoy.filters.network.http_connection_manager
-                    typed_config:
-                      "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
-                      stat_prefix: web
-                      common_http_protocol_options:
-                        headers_with_underscores_action: DROP_HEADER
-                      route_config:
-                        virtual_hosts:
-                        - name: api
-                          domains: ["*"]
-                          routes:
-                          - match: {prefix: "/"}
-                            route: {cluster: api}
-                      http_filters:
-                      - name: envoy.filters.http.ext_authz
-                        typed_config:
-                          "@type": type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz
-                          transport_api_version: V3
-                          status_on_error: {code: 503}
-            \(allowed)              http_service:
-                            server_uri: {uri: "http://\(agent)", cluster: jwtk_forward_auth, timeout: 2s}
-                            path_prefix: /auth
-            \(response)          - name: envoy.filters.http.router
-                        typed_config:
-                          "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router
-              clusters:
-              - name: jwtk_forward_auth
-                type: STRICT_DNS
-                load_assignment:
-                  cluster_name: jwtk_forward_auth
-                  endpoints:
-                  - lb_endpoints:
-                    - endpoint: {address: {socket_address: {address: \(host), port_value: \(port)}}}
-              - name: api
-                type: STRICT_DNS
-                load_assignment:
-                  cluster_name: api
-                  endpoints:
-                  - lb_endpoints:
-                    - endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 8080}}}
+        return envoyBootstrap(
+            extAuthz: """
+                              status_on_error: {code: 503}
+                \(allowed)              http_service:
+                                server_uri: {uri: "http://\(agent)", cluster: jwtk_forward_auth, timeout: 2s}
+                                path_prefix: /auth
+                \(response)
+                """,
+            agentCluster: """
+                  - name: jwtk_forward_auth
+                    type: STRICT_DNS
+                    load_assignment:
+                      cluster_name: jwtk_forward_auth
+                      endpoints:
+                      - lb_endpoints:
+                        - endpoint: {address: {socket_address: {address: \(host), port_value: \(port)}}}
 
-            """
+                """)
     }
 
     // gRPC mode sends every request header to the agent (no allowed_headers needed for the token sources) and
@@ -209,62 +177,75 @@ public enum GatewayConfiguration: String, CaseIterable, Sendable {
     // agent down, or a gRPC error, is a 503 as in HTTP mode (Envoy's own default would be a 403).
     private static func envoyGRPC(_ agent: String) -> String {
         let (host, port) = hostAndPort(agent)
-        return """
-            static_resources:
-              listeners:
-              - name: web
-                address:
-                  socket_address: {address: 0.0.0.0, port_value: 8000}
-                filter_chains:
-                - filters:
-                  - name: envoy.filters.network.http_connection_manager
-                    typed_config:
-                      "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
-                      stat_prefix: web
-                      common_http_protocol_options:
-                        headers_with_underscores_action: DROP_HEADER
-                      route_config:
-                        virtual_hosts:
-                        - name: api
-                          domains: ["*"]
-                          routes:
-                          - match: {prefix: "/"}
-                            route: {cluster: api}
-                      http_filters:
-                      - name: envoy.filters.http.ext_authz
-                        typed_config:
-                          "@type": type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz
-                          transport_api_version: V3
-                          failure_mode_allow: false
-                          status_on_error: {code: 503}
-                          grpc_service:
-                            envoy_grpc: {cluster_name: jwtk_forward_auth_grpc}
-                            timeout: 2s
-                      - name: envoy.filters.http.router
-                        typed_config:
-                          "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router
-              clusters:
-              - name: jwtk_forward_auth_grpc
-                type: STRICT_DNS
-                typed_extension_protocol_options:
-                  envoy.extensions.upstreams.http.v3.HttpProtocolOptions:
-                    "@type": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions
-                    explicit_http_config:
-                      http2_protocol_options: {}
-                load_assignment:
-                  cluster_name: jwtk_forward_auth_grpc
-                  endpoints:
-                  - lb_endpoints:
-                    - endpoint: {address: {socket_address: {address: \(host), port_value: \(port)}}}
-              - name: api
-                type: STRICT_DNS
-                load_assignment:
-                  cluster_name: api
-                  endpoints:
-                  - lb_endpoints:
-                    - endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 8080}}}
+        return envoyBootstrap(
+            extAuthz: """
+                              failure_mode_allow: false
+                              status_on_error: {code: 503}
+                              grpc_service:
+                                envoy_grpc: {cluster_name: jwtk_forward_auth_grpc}
+                                timeout: 2s
 
-            """
+                """,
+            agentCluster: """
+                  - name: jwtk_forward_auth_grpc
+                    type: STRICT_DNS
+                    typed_extension_protocol_options:
+                      envoy.extensions.upstreams.http.v3.HttpProtocolOptions:
+                        "@type": type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions
+                        explicit_http_config:
+                          http2_protocol_options: {}
+                    load_assignment:
+                      cluster_name: jwtk_forward_auth_grpc
+                      endpoints:
+                      - lb_endpoints:
+                        - endpoint: {address: {socket_address: {address: \(host), port_value: \(port)}}}
+
+                """)
+    }
+
+    /// What both Envoy modes print alike: a listener on 8000 (underscored headers dropped) whose ext_authz
+    /// filter's typed_config ends with `extAuthz`, then the router; the agent's cluster `agentCluster` beside
+    /// the upstream `api`.
+    private static func envoyBootstrap(extAuthz: String, agentCluster: String) -> String {
+        """
+        static_resources:
+          listeners:
+          - name: web
+            address:
+              socket_address: {address: 0.0.0.0, port_value: 8000}
+            filter_chains:
+            - filters:
+              - name: envoy.filters.network.http_connection_manager
+                typed_config:
+                  "@type": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager
+                  stat_prefix: web
+                  common_http_protocol_options:
+                    headers_with_underscores_action: DROP_HEADER
+                  route_config:
+                    virtual_hosts:
+                    - name: api
+                      domains: ["*"]
+                      routes:
+                      - match: {prefix: "/"}
+                        route: {cluster: api}
+                  http_filters:
+                  - name: envoy.filters.http.ext_authz
+                    typed_config:
+                      "@type": type.googleapis.com/envoy.extensions.filters.http.ext_authz.v3.ExtAuthz
+                      transport_api_version: V3
+        \(extAuthz)          - name: envoy.filters.http.router
+                    typed_config:
+                      "@type": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router
+          clusters:
+        \(agentCluster)  - name: api
+            type: STRICT_DNS
+            load_assignment:
+              cluster_name: api
+              endpoints:
+              - lb_endpoints:
+                - endpoint: {address: {socket_address: {address: 127.0.0.1, port_value: 8080}}}
+
+        """
     }
 
     private static func hostAndPort(_ address: String) -> (Substring, Substring) {
