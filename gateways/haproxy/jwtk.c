@@ -385,6 +385,22 @@ static int is_lookalike(const v_ud *u, const unsigned char *name, size_t n)
     return 1;
 }
 
+/* The next field of a req.hdrs_bin block at *p: 1 with its name and value, 0 at the end marker (an empty
+ * name and an empty value), -1 when the block ends first or a length runs past it (get_varint). */
+static int next_field(const unsigned char **p, const unsigned char *end, const unsigned char **name,
+                      size_t *n, const unsigned char **value, size_t *vlen)
+{
+    if (!get_varint(p, end, n))
+        return -1;
+    *name = *p;
+    *p += *n;
+    if (!get_varint(p, end, vlen))
+        return -1;
+    *value = *p;
+    *p += *vlen;
+    return *n == 0 && *vlen == 0 ? 0 : 1;
+}
+
 /* v:verify_headers(block) -> lookalike, http_status, status_name, challenge|nil, sub|nil, iss|nil, claims|nil
  *                          | nil when block is not a whole header block
  * block: HAProxy's req.hdrs_bin, every request header field in order as <varint length><name><varint
@@ -402,23 +418,11 @@ static int l_v_verify_headers(lua_State *L)
     const char *auth = NULL;
     const unsigned char *first = NULL;
     size_t first_len = 0, vlen;
-    int nauth = 0, lookalike = 0, done = 0;
+    int nauth = 0, lookalike = 0, field;
 
     if (u->strip_len == 0)
         return luaL_error(L, "jwtk: verify_headers needs the verifier's header prefix");
-    while (p < end) {
-        if (!get_varint(&p, end, &n))
-            break;
-        name = p;
-        p += n;
-        if (!get_varint(&p, end, &vlen))
-            break;
-        value = p;
-        p += vlen;
-        if (n == 0 && vlen == 0) {
-            done = p == end;
-            break;
-        }
+    while ((field = next_field(&p, end, &name, &n, &value, &vlen)) == 1) {
         if (is_authorization(name, n)) {
             if (++nauth == 1) {
                 first = value;
@@ -428,7 +432,7 @@ static int l_v_verify_headers(lua_State *L)
             lookalike = 1;
         }
     }
-    if (!done) {
+    if (field != 0 || p != end) {   /* no end marker, or bytes after it */
         lua_pushnil(L);
         return 1;
     }
@@ -443,15 +447,7 @@ static int l_v_verify_headers(lua_State *L)
         luaL_buffinit(L, &b);
         p = (const unsigned char *)lua_tolstring(L, 2, &blen);
         end = p + blen;
-        while (get_varint(&p, end, &n)) {
-            name = p;
-            p += n;
-            if (!get_varint(&p, end, &vlen))
-                break;
-            value = p;
-            p += vlen;
-            if (n == 0 && vlen == 0)
-                break;
+        while (next_field(&p, end, &name, &n, &value, &vlen) == 1) {
             if (is_authorization(name, n)) {
                 if (k++ > 0)
                     luaL_addlstring(&b, ", ", 2);
