@@ -93,13 +93,7 @@ def echo(req):
     return 200, {"Content-Type": "application/json"}, json.dumps(seen).encode()
 
 
-def raw_get(port, path, headers=(), timeout=10):
-    """A request written byte for byte (values HTTP clients would refuse or normalise): (status, headers dict
-    with lower-cased names, body text). A reset or timeout after the answer keeps the answer."""
-    req = http_raw.request(path, [http_raw.header_line(k, v) for k, v in headers], host=b"t")
-    status, pairs, body = http_raw.parse(http_raw.exchange(port, req, timeout, keep_partial=True),
-                                         decode_chunks=False)
-    return status, dict(pairs), body.decode("utf-8", "replace")
+raw_get = http_raw.get
 
 
 def bearer(tok):

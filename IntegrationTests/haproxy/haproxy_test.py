@@ -8,7 +8,6 @@ mode with two threads (lua-load-per-thread): keys from a file (push) and from a 
 """
 import argparse
 import base64
-import http.server
 import json
 import os
 import re
@@ -17,7 +16,6 @@ import socket
 import ssl
 import subprocess
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -25,25 +23,16 @@ ROOT = os.path.normpath(os.path.join(HERE, "../.."))
 GW = os.path.join(ROOT, "gateways/haproxy")
 sys.path.insert(0, os.path.join(ROOT, "IntegrationTests/verdicts"))
 import verdicts  # noqa: E402  (the verdict corpus's one comparison)
+sys.path.insert(0, os.path.join(ROOT, "IntegrationTests"))
+from support import http_raw  # noqa: E402
+from support.checks import Tally  # noqa: E402
+from support.loopback_server import free_port, serve  # noqa: E402
 VERDICTS = verdicts.load()
-passed = failed = 0
 PREFIX = None   # --prefix: where gateways/haproxy/build.sh installed the module and the library
 
 
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"  ok   {name}")
-    else:
-        failed += 1
-        print(f"  FAIL {name}" + (f": {detail}" if detail else ""))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+TALLY = Tally(ok_line="  ok   {name}", fail_line="  FAIL {name}{detail}", detail_sep=": ", always_sep=False)
+check = TALLY.check
 
 
 def b64(data):
@@ -69,30 +58,6 @@ class Keys:
         return signing + "." + b64(sig)
 
 
-def serve(handler_body):
-    """A loopback HTTP server on a thread; handler_body(request) -> (status, headers dict, body bytes)."""
-    class H(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self):
-            status, headers, body = handler_body(self)
-            self.send_response(status)
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-    class Quiet(http.server.ThreadingHTTPServer):
-        def handle_error(self, request, client_address):
-            pass   # haproxy closing idle connections to the upstream is not an error
-    srv = Quiet(("127.0.0.1", 0), H)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    return srv
-
-
 def echo(req):
     """The upstream answers with the request headers it saw, names lower-cased, values as lists."""
     seen = {}
@@ -102,29 +67,7 @@ def echo(req):
 
 
 def raw_get(port, path, headers=(), timeout=5):
-    """A request written byte for byte (header values HTTP clients would refuse or normalise)."""
-    req = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
-    for k, v in headers:
-        req += k.encode() + b": " + (v if isinstance(v, bytes) else v.encode("utf-8")) + b"\r\n"
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(req + b"\r\n")
-        data = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    m = re.match(r"HTTP/1\.\d (\d{3})", lines[0] if lines else "")
-    hdrs = {}
-    for line in lines[1:]:
-        k, _, v = line.partition(":")
-        hdrs[k.strip().lower()] = v.strip()
-    return (int(m.group(1)) if m else 0), hdrs, body.decode("utf-8", "replace")
+    return http_raw.get(port, path, headers, timeout)
 
 
 def threads_of(pid):
@@ -262,15 +205,15 @@ def main():
     chroot_https(work, port, up, jwks_file, keys, env)
     before = os.environ.get("JWTK_STAGE_TIMES")
     print(f"stage times: {before + ', ' if before else ''}haproxy test {time.monotonic() - t0:.1f} s")
-    print(f"haproxy: {passed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(TALLY.line("haproxy"))
+    return 1 if TALLY.failed else 0
 
 
 def with_haproxy(work, cfg, port, env, body):
     logpath = os.path.join(work, "haproxy.log")
     log = open(logpath, "w")
     proc = subprocess.Popen(["haproxy", "-W", "-db", "-f", cfg], stdout=log, stderr=subprocess.STDOUT, env=env)
-    before = failed
+    before = TALLY.failed
     try:
         deadline = time.time() + 10
         while time.time() < deadline:
@@ -292,7 +235,7 @@ def with_haproxy(work, cfg, port, env, body):
         check(proc.returncode == 0 and exits and all(c == "0" for c in exits) and "stuck=1" not in text,
               "every worker and the master exit with status 0 on a soft stop (no crash, no watchdog)",
               f"master {proc.returncode}, workers {exits}")
-        if failed > before:
+        if TALLY.failed > before:
             print(text[-3000:])
 
 

@@ -95,3 +95,12 @@ def header(headers, name):
     """The value of a header in parse()'s list: None when absent, the list of values when repeated."""
     vals = [v for k, v in headers if k == name]
     return vals[0] if len(vals) == 1 else (None if not vals else vals)
+
+
+def get(port, path, headers=(), timeout=10, host=b"t"):
+    """A GET written byte for byte from (name, value) pairs (values HTTP clients would refuse or normalise):
+    (status, headers dict with lower-cased names, body text). A reset or timeout after the answer keeps the
+    answer. The Apache and HAProxy harnesses' request."""
+    req = request(path, [header_line(k, v) for k, v in headers], host=host)
+    status, pairs, body = parse(exchange(port, req, timeout, keep_partial=True), decode_chunks=False)
+    return status, dict(pairs), body.decode("utf-8", "replace")
