@@ -9,7 +9,7 @@
 #                                                 system one (the Debian package's module finds libjwtk.so.0
 #                                                 from libjwtk0 through ld.so.cache)
 # Compiled with Apache's flags from Debian's apxs (apache2-dev) and Debian's build flags (dpkg-buildflags,
-# hardening=+all), -Wall -Wextra -Werror, -fvisibility=hidden; linked by gcc, since `apxs -c` (through
+# hardening=+all), strict C99 with -pedantic -Wall -Wextra -Werror, -fvisibility=hidden; linked by gcc, since `apxs -c` (through
 # libtool) drops -Wl,-rpath. DESTDIR and JWTK_LIBDIR as in scripts/clib/install.sh (the packages:
 # DESTDIR=STAGE, PREFIX /usr, JWTK_LIBDIR /usr/lib/x86_64-linux-gnu): the module is linked against the
 # staged library and written under the stage.
@@ -35,8 +35,8 @@ mkdir -p "$out"
 export DEB_BUILD_MAINT_OPTIONS=${DEB_BUILD_MAINT_OPTIONS:-hardening=+all}
 apache="$(apxs -q EXTRA_CPPFLAGS) -I$(apxs -q INCLUDEDIR) -I$(apxs -q APR_INCLUDEDIR)"
 # shellcheck disable=SC2046,SC2086
-gcc -std=gnu11 $(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CFLAGS) $apache \
-    -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror -Wno-missing-field-initializers \
+gcc -std=c99 -pedantic $(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CFLAGS) $apache \
+    -fPIC -shared -fvisibility=hidden -Wall -Wextra -Werror \
     -I"$destdir$prefix/include" -o "$out/mod_auth_jwtk.so.tmp" \
     gateways/apache/mod_auth_jwtk.c gateways/apache/jwtk_apache_config.c gateways/apache/jwtk_apache_claims.c \
     gateways/apache/jwtk_apache_authz.c \

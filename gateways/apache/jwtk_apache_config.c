@@ -180,7 +180,7 @@ const command_rec jwtk_ap_commands[] = {
     AP_INIT_TAKE2("JWTKClaimHeader", add_claim_out, NULL, DIR_CONF,
                   "a request header set from a claim (client-sent copies removed)"),
     AP_INIT_TAKE2("JWTKClaimEnv", add_claim_out, (void *) 1, DIR_CONF, "an environment variable set from a claim"),
-    { NULL }
+    { .name = NULL }   /* the end of the table; designated, so -Wextra sees no field left out */
 };
 
 /* ---------------------------------------------------------------------------------------------

@@ -191,5 +191,6 @@ AP_DECLARE_MODULE(auth_jwtk) = {
     NULL,
     NULL,
     jwtk_ap_commands,
-    register_hooks
+    register_hooks,
+    AP_MODULE_FLAG_NONE   /* the field Apache 2.4.21 appended, named so strict C99 with -Wextra sees it set */
 };
