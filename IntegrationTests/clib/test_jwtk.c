@@ -1196,6 +1196,25 @@ static void test_cache_with_issuers(void) {
           memcmp(again.claims_json.ptr, a_claims, strlen(a_claims)) == 0, "payload and claims JSON on the hit");
     CHECK_STATUS(jwtk_claim(ctx, "org.id", 6, &value, &type), JWTK_OK, "jwtk_claim after the hit");
     CHECK(type == JWTK_JSON_NUMBER && str_is(value, "7"), "org.id after the hit");
+    /* The hit's pointers and jwtk_claim stay valid after its entry leaves the cache (another ctx finds it
+     * expired, which drops it): a ctx holds the entry it was answered from until its next call (ASan and
+     * valgrind run this too). Then the token is cached again for what follows. */
+    {
+        jwtk_ctx *other = NULL;
+        jwtk_ctx_new(&other);
+        CHECK_STATUS(jwtk_verify(v, other, ta.ptr, ta.len, 1700003600 + 5, NULL), JWTK_EXPIRED,
+                     "another ctx drops the entry");
+        jwtk_ctx_free(other);
+        CHECK(str_is(again.iss, a) && str_is(again.sub, "s\xc3\xa9") && str_is(again.kid, "r1") &&
+              again.claims_json.len == strlen(a_claims) &&
+              memcmp(again.claims_json.ptr, a_claims, strlen(a_claims)) == 0,
+              "the hit's claims after its entry left the cache");
+        CHECK_STATUS(jwtk_claim(ctx, "org.id", 6, &value, &type), JWTK_OK, "jwtk_claim after the entry left");
+        CHECK(type == JWTK_JSON_NUMBER && str_is(value, "7"), "org.id after the entry left the cache");
+        CHECK_STATUS(jwtk_claim(ctx, "sub", 3, &value, &type), JWTK_OK, "sub after the entry left");
+        CHECK(type == JWTK_JSON_STRING && str_is(value, "s\xc3\xa9"), "sub (escaped in the token) after it left");
+        CHECK_STATUS(jwtk_verify(v, ctx, ta.ptr, ta.len, NOW, NULL), JWTK_OK, "A's token cached again");
+    }
 
     /* Times are re-checked on the hit (which drops the entry): expired and not yet valid, then a full verify. */
     expect_cached(v, ctx, ta, 1700003600 + 5, JWTK_EXPIRED, 1, 0, "cached, then expired");
@@ -1364,6 +1383,78 @@ static void test_threads(void) {
     jwtk_keystore_free(ks);
 }
 
+/* Exact counters with more live contexts than the library has rows a context writes alone (32): four threads,
+ * each with 12 contexts at once (48 in all, so some share rows and add atomically), half of them freed and
+ * made again halfway (a freed context's row goes to the next one), a batch thread beside them, cached and
+ * uncached verifiers, allowed and denied tokens. Every verdict must be counted once, none lost. */
+#define STRIPE_CTXS 12
+#define STRIPE_ROUNDS 400
+struct stripe_worker { jwtk_verifier *cached, *plain; minted good, bad; int batch; };
+
+static void *stripe_loop(void *arg) {
+    struct stripe_worker *w = arg;
+    jwtk_ctx *ctx[STRIPE_CTXS];
+    const char *tokens[2] = {w->good.ptr, w->bad.ptr};
+    size_t lens[2] = {w->good.len, w->bad.len};
+    int statuses[2], i, r;
+    for (i = 0; i < STRIPE_CTXS; i++) jwtk_ctx_new(&ctx[i]);
+    for (r = 0; r < STRIPE_ROUNDS; r++) {
+        if (r == STRIPE_ROUNDS / 2)
+            for (i = 0; i < STRIPE_CTXS; i += 2) { jwtk_ctx_free(ctx[i]); jwtk_ctx_new(&ctx[i]); }
+        if (w->batch) {
+            jwtk_verify_batch(w->cached, tokens, lens, 2, NOW, statuses);
+            continue;
+        }
+        for (i = 0; i < STRIPE_CTXS; i++) {
+            jwtk_verify(w->cached, ctx[i], w->good.ptr, w->good.len, NOW, NULL);
+            jwtk_verify(w->plain, ctx[i], w->bad.ptr, w->bad.len, NOW, NULL);
+        }
+    }
+    for (i = 0; i < STRIPE_CTXS; i++) jwtk_ctx_free(ctx[i]);
+    return NULL;
+}
+
+static void test_counter_rows(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *cached = verifier_with(ks, "{\"issuers\":[\"" ISS "\"],\"audiences\":[\"api\"],\"cache\":true}");
+    jwtk_verifier *plain = verifier_with(ks, BASE_CONFIG);
+    struct stripe_worker w[5];
+    pthread_t t[5];
+    jwtk_stats sc, sp;
+    uint64_t verifiers = 4, each = (uint64_t)STRIPE_ROUNDS * STRIPE_CTXS, batches = STRIPE_ROUNDS;
+    int i;
+    for (i = 0; i < 5; i++) {
+        w[i].cached = cached;
+        w[i].plain = plain;
+        w[i].good = mint_token("HS256", HS_HEADER, GOOD_CLAIMS);
+        w[i].bad = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"aud\":\"web\",\"exp\":1700003600}");
+        w[i].batch = i == 4;
+        pthread_create(&t[i], NULL, stripe_loop, &w[i]);
+    }
+    for (i = 0; i < 5; i++) {
+        pthread_join(t[i], NULL);
+        mint_free(w[i].good);
+        mint_free(w[i].bad);
+    }
+    memset(&sc, 0, sizeof sc);
+    memset(&sp, 0, sizeof sp);
+    sc.struct_size = sp.struct_size = sizeof sc;
+    CHECK_STATUS(jwtk_stats_get(cached, &sc), JWTK_OK, "stats of the cached verifier");
+    CHECK_STATUS(jwtk_stats_get(plain, &sp), JWTK_OK, "stats of the plain verifier");
+    CHECK(sc.allowed == verifiers * each + batches, "cached: allowed %llu, expected %llu",
+          (unsigned long long)sc.allowed, (unsigned long long)(verifiers * each + batches));
+    CHECK(sc.denied == batches && sc.denied_by_status[JWTK_BAD_AUDIENCE] == batches,
+          "cached: denied %llu (bad_audience %llu), expected %llu", (unsigned long long)sc.denied,
+          (unsigned long long)sc.denied_by_status[JWTK_BAD_AUDIENCE], (unsigned long long)batches);
+    CHECK(sp.denied == verifiers * each && sp.denied_by_status[JWTK_BAD_AUDIENCE] == verifiers * each &&
+              sp.allowed == 0,
+          "plain: denied %llu, allowed %llu, expected %llu denied", (unsigned long long)sp.denied,
+          (unsigned long long)sp.allowed, (unsigned long long)(verifiers * each));
+    jwtk_verifier_free(cached);
+    jwtk_verifier_free(plain);
+    jwtk_keystore_free(ks);
+}
+
 /* Handles made before fork() work in the child (nginx: built in the master, used in workers). */
 static void test_fork(void) {
     jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
@@ -1451,6 +1542,7 @@ int main(int argc, char **argv) {
     test_cache_with_issuers();
     test_batch_and_stats();
     test_threads();
+    test_counter_rows();
     if (freed) test_freed_handles();
     mint_cleanup();
     printf("c-tests: %d passed, %d failed\n", check_passed, check_failed);

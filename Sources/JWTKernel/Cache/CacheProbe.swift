@@ -5,28 +5,20 @@
 /// `iss` names, and lets that route's verifier decide the hit with its usual checks (`lendCached`). The
 /// `iss` of a cached entry is the token's own (the full token matched), so the route is the one a parse
 /// would have chosen.
-@_spi(Internals)
-public struct CacheProbe {
-    /// The token's slot hash, reused by the hit.
-    let hash: UInt64
-    /// A cached verification of exactly this token (under some policy: the route checks it is its own).
-    let entry: CacheEntry
-}
-
 extension JWTVerifier {
     /// The cache hit of `verifyLending` for a probe of this verifier's cache, if the entry is under its policy:
-    /// the probe's entry (already matched to the whole token, so neither looked up nor compared again)
-    /// with `lendCached`'s checks: this verifier's keys must still hold the entry's key and the times are
-    /// re-checked. True: answered (`body` called once); false: not a hit (the key left this route's set),
-    /// verify in full. `cacheOutcome` is `.hit` when this answered or threw, as in `verifyLending`.
-    @_spi(Internals)
+    /// `entry`, a cached verification of exactly this token found under `hash` (under some policy: checked
+    /// here), so neither looked up nor compared again, with `lendCached`'s checks: this verifier's keys must
+    /// still hold the entry's key and the times are re-checked. True: answered (`body` called once); false:
+    /// not a hit (the key left this route's set), verify in full. `cacheOutcome` is `.hit` when this answered
+    /// or threw, as in `verifyLending`. `entry` is consumed, as `lend` consumes it.
     @inline(__always)
-    public func lendCached(
-        _ token: UnsafeRawBufferPointer, _ probe: CacheProbe, at now: Int64?, cacheOutcome: inout CacheOutcome,
-        _ body: (VerifiedToken) -> Void
+    func lendCached(
+        _ token: UnsafeRawBufferPointer, probed entry: consuming CacheEntry, hash: UInt64, at now: Int64?,
+        cacheOutcome: inout CacheOutcome, holding hold: CacheHold?, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
-        guard let cache, probe.entry.policy == policyFingerprint else { return false }
+        guard let cache, entry.policy == policyFingerprint else { return false }
         cacheOutcome = .hit
-        return try lend(probe.entry, token, hash: probe.hash, cache: cache, at: now, body)
+        return try lend(consume entry, token, hash: hash, cache: cache, at: now, holding: hold, body)
     }
 }

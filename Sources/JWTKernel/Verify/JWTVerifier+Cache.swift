@@ -4,18 +4,19 @@ extension JWTVerifier {
     /// trusted and the time claims must still hold. False: not a hit (`body` not called).
     func lendCached(
         _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, at now: Int64?,
-        _ body: (VerifiedToken) -> Void
+        holding hold: CacheHold? = nil, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return false }
-        return try lend(entry, token, hash: hash, cache: cache, at: now, body)
+        return try lend(consume entry, token, hash: hash, cache: cache, at: now, holding: hold, body)
     }
 
     /// The rest of `lendCached` for an entry already known to hold exactly `token` under this
-    /// verifier's policy (found by `lendCached`, or by a `CacheProbe`): key, times, then `body`.
+    /// verifier's policy (found by `lendCached`, or by a probe before routing, `CacheProbe.swift`): key, times, then `body`. `entry` is
+    /// consumed: the lookup's reference goes to `hold` when there is one, so handing it over costs no atomic.
     @inline(__always)
     func lend(
-        _ entry: CacheEntry, _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, at now: Int64?,
-        _ body: (VerifiedToken) -> Void
+        _ entry: consuming CacheEntry, _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,
+        at now: Int64?, holding hold: CacheHold?, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         // By identity: `entry` holds its key, so no other object can have that identity meanwhile.
         guard resolution.contains(ObjectIdentifier(entry.key)) else {
@@ -34,12 +35,16 @@ extension JWTVerifier {
         let header = UnsafeRawBufferPointer(start: headerStart, count: entry.headerCount)
         let claims = UnsafeRawBufferPointer(
             start: headerStart + entry.headerCount, count: stored.count - entry.tokenCount - entry.headerCount)
-        withExtendedLifetime(entry) {
-            body(
-                VerifiedToken(
-                    algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
-                    claims: entry.claims, kidSpan: entry.kidSpan, typSpan: entry.typSpan))
+        let verified = VerifiedToken(
+            algorithm: entry.algorithm, key: entry.key, header: header, claimsJSON: claims,
+            claims: entry.claims, kidSpan: entry.kidSpan, typSpan: entry.typSpan)
+        guard let hold else {
+            withExtendedLifetime(entry) { body(verified) }
+            return true
         }
+        // The holder keeps the entry, and so its bytes and key, past this call.
+        hold.pointee = consume entry
+        body(verified)
         return true
     }
 }

@@ -70,13 +70,23 @@ public final class JWTVerifier: Sendable {
         _ token: UnsafeRawBufferPointer, at now: Int64? = nil, cacheOutcome: inout CacheOutcome,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
+        try verifyLending(token, at: now, cacheOutcome: &cacheOutcome, holding: nil, body)
+    }
+
+    /// `verifyLending`, and a cache hit's entry handed to `hold` before `body` runs (`CacheHold`).
+    @_spi(Internals)
+    @inline(__always)
+    public func verifyLending(
+        _ token: UnsafeRawBufferPointer, at now: Int64?, cacheOutcome: inout CacheOutcome, holding hold: CacheHold?,
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
         guard let cacheRef else {
             cacheOutcome = .notUsed
             return try verifyInFull(token, at: now, body)
         }
         try cacheRef._withUnsafeGuaranteedRef { cache in
             Result { () throws(JWTError) in
-                try verifyLending(token, cache: cache, at: now, cacheOutcome: &cacheOutcome, body)
+                try verifyLending(token, cache: cache, at: now, cacheOutcome: &cacheOutcome, holding: hold, body)
             }
         }.get()
     }
@@ -84,7 +94,7 @@ public final class JWTVerifier: Sendable {
     @inline(__always)
     private func verifyLending(
         _ token: UnsafeRawBufferPointer, cache: VerifiedTokenCache, at now: Int64?, cacheOutcome: inout CacheOutcome,
-        _ body: (VerifiedToken) -> Void
+        holding hold: CacheHold?, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         guard token.count <= cache.configuration.maxTokenSize, token.count <= maxTokenSize else {
             cacheOutcome = .notUsed
@@ -92,7 +102,7 @@ public final class JWTVerifier: Sendable {
         }
         let hash = cache.hash(token)
         cacheOutcome = .hit
-        if try lendCached(token, hash: hash, cache: cache, at: now, body) { return }
+        if try lendCached(token, hash: hash, cache: cache, at: now, holding: hold, body) { return }
         cacheOutcome = .miss
         try verifyInFull(token, at: now) { verified in
             cache.insert(token, hash: hash, policy: policyFingerprint, verified: verified)

@@ -141,15 +141,25 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     /// issuers; otherwise a cached token by its cached `iss`, then the payload decoded and read once
     /// to route it, and the route's cache, header, signature and policy. `now`: the time to judge the
     /// token at (Unix seconds), nil for the routes' clock.
+    @inline(__always)
     public func verifyLending(
         _ token: UnsafeRawBufferPointer, at now: Int64?, cacheOutcome: inout CacheOutcome,
+        _ body: (VerifiedToken) -> Void
+    ) throws(JWTError) {
+        try verifyLending(token, at: now, cacheOutcome: &cacheOutcome, holding: nil, body)
+    }
+
+    /// `verifyLending`, and a cache hit's entry handed to `hold` before `body` runs (`CacheHold`).
+    @_spi(Internals)
+    public func verifyLending(
+        _ token: UnsafeRawBufferPointer, at now: Int64?, cacheOutcome: inout CacheOutcome, holding hold: CacheHold?,
         _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         if isUnrouted {
             // routeRefs[0] is `unrouted` (the only route), used without a retain as every route is.
             return try routeRefs[0]._withUnsafeGuaranteedRef { verifier in
                 Result { () throws(JWTError) in
-                    try verifier.verifyLending(token, at: now, cacheOutcome: &cacheOutcome, body)
+                    try verifier.verifyLending(token, at: now, cacheOutcome: &cacheOutcome, holding: hold, body)
                 }
             }.get()
         }
@@ -159,10 +169,13 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             let hash = cache.hash(token)
             if let entry = cache.lookup(hash: hash), entry.holds(token) {
                 if let r = cachedRoute(entry) {
-                    let probe = CacheProbe(hash: hash, entry: entry)
+                    // Taken inside, so the route's hit consumes the lookup's reference (to `hold`) without a retain.
+                    var probe: CacheEntry? = entry
                     let answered = try routeRefs[r]._withUnsafeGuaranteedRef { verifier in
                         Result { () throws(JWTError) -> Bool in
-                            try verifier.lendCached(token, probe, at: now, cacheOutcome: &cacheOutcome, body)
+                            try verifier.lendCached(
+                                token, probed: probe.take()!, hash: hash, at: now, cacheOutcome: &cacheOutcome,
+                                holding: hold, body)
                         }
                     }.get()
                     if answered { return }
@@ -182,7 +195,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
                 Result { () throws(JWTError) in
                     try verifyRouted(
                         token, segments, verifier, claims, scratch: scratch, probed: probed, at: now,
-                        cacheOutcome: &cacheOutcome, body)
+                        cacheOutcome: &cacheOutcome, holding: hold, body)
                 }
             }.get()
         }
@@ -234,7 +247,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
     private func verifyRouted(
         _ token: UnsafeRawBufferPointer, _ segments: DecodedSegments, _ verifier: JWTVerifier,
         _ claims: RegisteredClaims, scratch: ThreadScratch, probed: Probed?, at now: Int64?,
-        cacheOutcome: inout CacheOutcome, _ body: (VerifiedToken) -> Void
+        cacheOutcome: inout CacheOutcome, holding hold: CacheHold?, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) {
         var hash: UInt64 = 0
         let cache = verifier.cache.flatMap {
@@ -244,7 +257,7 @@ public final class MultiIssuerVerifier: @unchecked Sendable {
             hash = probed?.hash ?? cache.hash(token)
             if probed?.absent != true {
                 cacheOutcome = .hit
-                if try verifier.lendCached(token, hash: hash, cache: cache, at: now, body) { return }
+                if try verifier.lendCached(token, hash: hash, cache: cache, at: now, holding: hold, body) { return }
             }
             cacheOutcome = .miss
         }

@@ -16,8 +16,7 @@ public func jwtk_claim(
     case .failure(let e): return e.status
     }
     guard let layout = context.verified else { return JWTK_E_NO_TOKEN }
-    let claims = context.document(at: layout.claimsOffset, count: layout.claimsCount)
-    guard let span = ClaimLookup.find(key, in: claims) else { return JWTK_OK }
+    guard let span = ClaimLookup.find(key, in: layout.claims.bytes) else { return JWTK_OK }
     switch span.kind {
     case .string:
         value.pointee = context.claimString(span, layout)

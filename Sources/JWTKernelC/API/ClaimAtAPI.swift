@@ -28,11 +28,10 @@ public func jwtk_claim_at(
     }
     guard let layout = context.verified else { return JWTK_E_NO_TOKEN }
     let region = flags & JWTK_AT_HEADER != 0 ? layout.header : layout.claims
-    let doc = context.document(at: region.offset, count: region.count)
-    guard let span = JSONPointer.resolve(path, in: doc) else { return JWTK_OK }
+    guard let span = JSONPointer.resolve(path, in: region.bytes) else { return JWTK_OK }
     switch span.kind {
     case .string:
-        value.pointee = context.string(span, documentOffset: region.offset, shadowOffset: region.shadowOffset)
+        value.pointee = context.string(span, region)
     case .array where flags & JWTK_AT_JOIN != 0:
         value.pointee = context.joined(span, region) ?? context.raw(span, region)
     default:

@@ -13,9 +13,8 @@ public func jwtk_check_claims(_ v: OpaquePointer?, _ ctx: OpaquePointer?) -> Int
         return JWTK_E_NO_TOKEN
     }
     if verifier.requirements.isEmpty { return JWTK_OK }
-    let claims = context.document(at: layout.claimsOffset, count: layout.claimsCount)
     do throws(JWTError) {
-        try verifier.requirements.checkAll(claims)
+        try verifier.requirements.checkAll(layout.claims.bytes)
         context.clearMessage()
         return JWTK_OK
     } catch {

@@ -13,6 +13,8 @@ public func jwtk_verify(
         c._withUnsafeGuaranteedRef { context in
             context.verified = nil
             context.nestedCount = 0
+            // Drops the cache entry the last token's documents were in: a hit of this call holds its own.
+            context.held.pointee = nil
             if let out, out.pointee.struct_size < UInt32(MemoryLayout<jwtk_claims>.size) {
                 context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
                 return JWTK_E_STRUCT_SIZE
@@ -69,7 +71,8 @@ private func verifyRouted(
         let at = now == 0 ? nil : now
         switch verifier.settings.tokenType {
         case .signed:
-            try routes.verifier.verifyLending(bytes, at: at, cacheOutcome: &outcome) { verified in
+            try routes.verifier.verifyLending(bytes, at: at, cacheOutcome: &outcome, holding: context.held) {
+                verified in
                 export(verified, context, out, token: bytes)
             }
         case .nested:

@@ -5,10 +5,19 @@ import CJWTK
 import Glibc
 #endif
 
-/// Copies a verified token's documents into a context and fills the caller's `jwtk_claims`.
+/// Keeps a verified token's documents in a context and fills the caller's `jwtk_claims`.
 /// Runs inside the core's result callback (the `VerifiedToken` is valid only there).
 enum ClaimsExport {
     static func capture(_ t: VerifiedToken, into ctx: ContextState) {
+        // A cache hit handed its entry to the context before this callback (`CacheHold`): the documents are the
+        // entry's, header then claims, immutable and held until the next call, so they are not copied.
+        if ctx.held.pointee != nil, let header = t.header.baseAddress,
+            t.claimsJSON.baseAddress == header + t.header.count
+        {
+            ctx.verified = VerifiedLayout(
+                documents: header, headerCount: t.header.count, claimsCount: t.claimsJSON.count)
+            return
+        }
         capture(header: t.header, claimsJSON: t.claimsJSON, into: ctx)
     }
 
@@ -20,8 +29,9 @@ enum ClaimsExport {
     private static func capture(
         header: UnsafeRawBufferPointer, claimsJSON: UnsafeRawBufferPointer, into ctx: ContextState
     ) {
-        let layout = VerifiedLayout(headerCount: header.count, claimsCount: claimsJSON.count)
-        ctx.reserve(layout.total)
+        ctx.reserve(3 * (header.count + claimsJSON.count))
+        let layout = VerifiedLayout(
+            documents: UnsafeRawPointer(ctx.arena), headerCount: header.count, claimsCount: claimsJSON.count)
         // Safety: the arena holds layout.total bytes (just reserved); the sources are the core's views.
         if let h = header.baseAddress { ctx.arena.copyMemory(from: h, byteCount: layout.headerCount) }
         if let c = claimsJSON.baseAddress {
@@ -105,8 +115,7 @@ enum ClaimsExport {
         if r.iat != nil { flags |= JWTK_CLAIMS_HAS_IAT }
         out.pointee.flags = flags
         out.pointee.claims_json = jwtk_str(
-            ptr: UnsafeRawPointer(ctx.arena + layout.claimsOffset).assumingMemoryBound(to: CChar.self),
-            len: layout.claimsCount)
+            ptr: (layout.documents + layout.claimsOffset).assumingMemoryBound(to: CChar.self), len: layout.claimsCount)
     }
 
     /// Zeroes everything after struct_size (a failed verification reports nothing).
@@ -171,52 +180,38 @@ enum ClaimsExport {
     }
 }
 
-/// Views of the verified documents in a context's arena, and their strings decoded into the shadow.
+/// The verified documents' strings, decoded into the shadow when they have escapes.
 extension ContextState {
-    // Safety: callers pass offsets of a `VerifiedLayout` that fits the arena (capture reserved it); the views
-    // and the strings below are valid until the arena is reused by the next call on this ctx (jwtk.h).
-    func document(at offset: Int, count: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: arena + offset, count: count)
-    }
+    // Safety: callers pass a `VerifiedLayout` of this context (its documents held or in the arena, its shadows in
+    // the arena, which capture reserved); the strings below are valid until the next call on this ctx (jwtk.h).
+    @inline(__always)
+    func headerString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str { string(span, layout.header) }
 
     @inline(__always)
-    func headerString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str {
-        string(span, documentOffset: 0, shadowOffset: layout.headerShadowOffset)
-    }
-
-    @inline(__always)
-    func claimString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str {
-        string(span, documentOffset: layout.claimsOffset, shadowOffset: layout.claimsShadowOffset)
-    }
+    func claimString(_ span: JSONSpan?, _ layout: VerifiedLayout) -> jwtk_str { string(span, layout.claims) }
 
     /// A value's JSON text as it appears in the claims.
     func claimRaw(_ span: JSONSpan, _ layout: VerifiedLayout) -> jwtk_str { raw(span, layout.claims) }
 
     /// A value's JSON text as it appears in its document.
     func raw(_ span: JSONSpan, _ region: VerifiedLayout.Document) -> jwtk_str {
-        jwtk_str(
-            ptr: UnsafeRawPointer(arena + region.offset + span.start).assumingMemoryBound(to: CChar.self),
-            len: span.count)
+        jwtk_str(ptr: (region.start + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
     }
 
     /// The decoded string: in place when it has no escapes, else decoded into the shadow at the same offset.
     @inline(__always)
-    func string(_ span: JSONSpan?, documentOffset: Int, shadowOffset: Int) -> jwtk_str {
+    func string(_ span: JSONSpan?, _ region: VerifiedLayout.Document) -> jwtk_str {
         guard let span else { return jwtk_str() }
-        if !span.escaped {
-            return jwtk_str(
-                ptr: UnsafeRawPointer(arena + documentOffset + span.start).assumingMemoryBound(to: CChar.self),
-                len: span.count)
-        }
-        return decodedString(span, documentOffset: documentOffset, shadowOffset: shadowOffset)
+        if !span.escaped { return raw(span, region) }
+        return decodedString(span, region)
     }
 
     /// `string` of a string with escapes (out of line: rare, and the common case stays small).
     @inline(never)
-    func decodedString(_ span: JSONSpan, documentOffset: Int, shadowOffset: Int) -> jwtk_str {
-        let doc = (arena + documentOffset).assumingMemoryBound(to: UInt8.self)
+    func decodedString(_ span: JSONSpan, _ region: VerifiedLayout.Document) -> jwtk_str {
+        let doc = region.start.assumingMemoryBound(to: UInt8.self)
         // Safety: the shadow region has the document's size, and the decoded string fits in its span.
-        let dst = (arena + shadowOffset + span.start).assumingMemoryBound(to: UInt8.self)
+        let dst = (arena + region.shadowOffset + span.start).assumingMemoryBound(to: UInt8.self)
         let n = JSONString.decode(span, in: doc, into: dst, capacity: span.count) ?? 0
         return jwtk_str(ptr: UnsafeRawPointer(dst).assumingMemoryBound(to: CChar.self), len: n)
     }

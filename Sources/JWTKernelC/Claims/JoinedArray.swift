@@ -10,7 +10,7 @@ extension ContextState {
         // Safety: `array` is a span the pointer walk found in this document; the join area has the document's
         // size, and the joined text fits in the array's span: each string decodes to no more than its quoted
         // text, every other scalar is copied as is, one "," per separator, and the brackets are not written.
-        let doc = (arena + region.offset).assumingMemoryBound(to: UInt8.self)
+        let doc = region.start.assumingMemoryBound(to: UInt8.self)
         let out = (arena + region.joinOffset + array.start).assumingMemoryBound(to: UInt8.self)
         var n = 0
         var scalars = true

@@ -1,4 +1,4 @@
-import JWTKernel
+@_spi(Internals) import JWTKernel
 
 #if canImport(Glibc)
 import Glibc
@@ -7,10 +7,12 @@ import Glibc
 /// The object behind `jwtk_ctx`: one thread's result memory. Never shared by two threads at once
 /// (the header's contract), so nothing here is locked.
 ///
-/// `arena` holds, after a successful verification, the decoded header and claims JSON and behind
-/// them a "shadow" of the same size: a JSON string at offset `o` of a document decodes into the
-/// shadow at offset `o` (a decoded string is never longer than its escaped form), so every decoded
-/// value has its own place, several stay valid together, and nothing is allocated per call.
+/// After a successful verification the decoded header and claims JSON are either at the start of `arena`
+/// (copied there) or in the cache entry `held` keeps (a cache hit: not copied, the entry is immutable and held
+/// until the next call). `arena` holds behind the documents' room a "shadow" of the same size: a JSON string at
+/// offset `o` of a document decodes into the shadow at offset `o` (a decoded string is never longer than its
+/// escaped form), so every decoded value has its own place, several stay valid together, and nothing is
+/// allocated per call.
 /// Behind the shadow, a third copy of the same size takes jwtk_claim_at's joined arrays the same way
 /// (an array at offset `o` joins into it at `o`): a string inside a joined array decodes into the
 /// shadow at its own offset, so the joined text cannot share the shadow; and only arrays of scalars
@@ -25,6 +27,9 @@ final class ContextState {
     /// Where the last successful verification's documents sit in `arena` (nil: no verified token).
     var verified: VerifiedLayout?
 
+    /// The cache entry the verified documents are in (a cache hit, `CacheHold`), else nil.
+    let held: CacheHold
+
     /// The length of the inner JWS of the nested token last verified (jwtk_nested_jws), held in `arena` right
     /// behind the verified documents' regions (at `verified.total`); 0: the last token was not nested.
     var nestedCount = 0
@@ -33,8 +38,8 @@ final class ContextState {
     /// were built for.
     var routes: Routes?
 
-    /// This context's stripe of every verifier's verdict counters.
-    let counterStripe = VerdictCounters.nextStripe()
+    /// This context's row of every verifier's verdict counters, given back when it is freed.
+    let counterStripe = CounterStripe.lend()
 
     // Safety: arena and message are owned here: allocated in init or reserve, freed in reserve or deinit.
     init() {
@@ -42,11 +47,16 @@ final class ContextState {
         arena = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         message = .allocate(capacity: Self.messageCapacity)
         message.initialize(repeating: 0, count: Self.messageCapacity)
+        held = .allocate(capacity: 1)
+        held.initialize(to: nil)
     }
 
     deinit {
+        counterStripe.giveBack()
         arena.deallocate()
         message.deallocate()
+        held.deinitialize(count: 1)
+        held.deallocate()
     }
 
     /// Makes room for `count` bytes; drops the verified documents if it has to move them. Inlined: every
@@ -105,12 +115,15 @@ final class ContextState {
     func clearMessage() { message[0] = 0 }
 }
 
-/// Offsets of the verified documents in a context's arena.
+/// Where the verified documents are, and their shadows and join areas in a context's arena.
 struct VerifiedLayout {
+    /// The header, the claims right behind it: the arena's start, or a held cache entry's bytes.
+    let documents: UnsafeRawPointer
     let headerCount: Int
     let claimsCount: Int
-    /// Header at 0, claims at headerCount; then the header's and the claims' shadows, then their
-    /// join areas, each region the size of its document.
+    /// In the arena: room for the documents (header at 0, claims at headerCount, used when they are copied
+    /// there); then the header's and the claims' shadows, then their join areas, each region the size of its
+    /// document.
     var claimsOffset: Int { headerCount }
     var headerShadowOffset: Int { headerCount + claimsCount }
     var claimsShadowOffset: Int { 2 * headerCount + claimsCount }
@@ -118,20 +131,23 @@ struct VerifiedLayout {
     var claimsJoinOffset: Int { 3 * headerCount + 2 * claimsCount }
     var total: Int { 3 * (headerCount + claimsCount) }
 
-    /// One document's three regions.
+    /// One document, and its shadow and join area (arena offsets).
     struct Document {
-        let offset: Int
+        let start: UnsafeRawPointer
         let count: Int
         let shadowOffset: Int
         let joinOffset: Int
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: count) }
     }
 
     var header: Document {
-        Document(offset: 0, count: headerCount, shadowOffset: headerShadowOffset, joinOffset: headerJoinOffset)
+        Document(start: documents, count: headerCount, shadowOffset: headerShadowOffset, joinOffset: headerJoinOffset)
     }
 
     var claims: Document {
         Document(
-            offset: claimsOffset, count: claimsCount, shadowOffset: claimsShadowOffset, joinOffset: claimsJoinOffset)
+            start: documents + claimsOffset, count: claimsCount, shadowOffset: claimsShadowOffset,
+            joinOffset: claimsJoinOffset)
     }
 }

@@ -69,7 +69,7 @@ final class VerifierState: @unchecked Sendable {
     }
 
     @inline(__always)
-    func count(_ status: Int32, stripe: Int = 0) { counters.count(status, stripe: stripe) }
+    func count(_ status: Int32, stripe: CounterStripe = .batch) { counters.count(status, stripe: stripe) }
 
     // Safety: `nextSerial` is only touched under `serials`.
     nonisolated(unsafe) private static var nextSerial: UInt64 = 0

@@ -26,9 +26,12 @@ final class AtomicWords: @unchecked Sendable {
     @inline(__always) func add(_ index: Int, _ value: UInt64 = 1) {
         words[index].wrappingAdd(value, ordering: .relaxed)
     }
+    /// `add(index)` for a word only one thread writes at a time (`CounterStripe`): a load and a store,
+    /// each atomic, so concurrent readers see whole values, without the read-modify-write's cost.
+    @inline(__always) func addSingleWriter(_ index: Int) {
+        words[index].store(words[index].load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
     @inline(__always) func load(_ index: Int) -> UInt64 { words[index].load(ordering: .relaxed) }
-    /// Adds 1 to word 0 and returns its previous value.
-    @inline(__always) func fetchAdd() -> UInt64 { words[0].wrappingAdd(1, ordering: .relaxed).oldValue }
     /// Publication order: a reader that sees the new value (`loadAcquire`) also sees what was stored before it.
     @inline(__always) func storeRelease(_ index: Int, _ value: UInt64) {
         words[index].store(value, ordering: .releasing)
