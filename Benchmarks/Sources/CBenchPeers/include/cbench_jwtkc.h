@@ -20,6 +20,8 @@ cb_jwtkc *cb_jwtkc_new(const char *jwks, size_t jwks_len, const char *config, si
 /* n calls of jwtk_verify (with a jwtk_claims out, as a gateway reads the claims); returns how many
  * were JWTK_OK. */
 long cb_jwtkc_verify_n(cb_jwtkc *b, long n);
+/* The same with `out` NULL: the verdict only (a gateway that exports no claim), nothing filled. */
+long cb_jwtkc_verdict_n(cb_jwtkc *b, long n);
 void cb_jwtkc_free(cb_jwtkc *b);
 
 #endif
