@@ -1,11 +1,18 @@
 /// Where a caller keeps a cache hit's entry after `verifyLending` returns, so that the hit's documents (the
 /// `VerifiedToken`'s header and claims point into the entry) outlive the call without being copied: the C
 /// library's `jwtk_ctx`, whose claim pointers jwtk.h promises until the context's next call.
-///
-/// On a hit the entry is stored here before `body` runs, and a hit's documents are then the entry's: the header
-/// followed by the claims, contiguous and immutable. Nothing is stored on a miss or a failure (the caller clears
-/// the slot first when it needs to tell them apart). The lookup's own reference is what is handed over, so
-/// holding costs no atomic beyond the one that drops the entry held before (a cache hit is some 50 ns, and each
-/// atomic some 5 of them).
 @_spi(Internals)
-public typealias CacheHold = UnsafeMutablePointer<AnyObject?>
+public typealias CacheHold = UnsafeMutablePointer<HeldCacheEntry>
+
+/// The slot a `CacheHold` points to. On a hit, before `body` runs, the entry is moved in (dropping the one held
+/// before) and `fresh` set: the `VerifiedToken`'s documents are then the entry's bytes, the header followed by the
+/// claims, immutable while held. A miss or a failure leaves the slot as it was, so the caller clears `fresh` before
+/// each call and drops a stale `entry` when it no longer needs it. The lookup's own reference is what is moved in,
+/// so holding adds no atomic: the one release is of the entry held before (a cache hit is some 50 ns, and each
+/// atomic some 5 of them), and clearing `fresh`, a plain store, costs none.
+@_spi(Internals)
+public struct HeldCacheEntry {
+    public var entry: AnyObject? = nil
+    public var fresh = false
+    public init() {}
+}

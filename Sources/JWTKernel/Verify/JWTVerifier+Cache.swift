@@ -43,7 +43,8 @@ extension JWTVerifier {
             return true
         }
         // The holder keeps the entry, and so its bytes and key, past this call.
-        hold.pointee = consume entry
+        hold.pointee.entry = consume entry
+        hold.pointee.fresh = true
         body(verified)
         return true
     }

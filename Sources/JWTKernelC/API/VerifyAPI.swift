@@ -13,8 +13,9 @@ public func jwtk_verify(
         c._withUnsafeGuaranteedRef { context in
             context.verified = nil
             context.nestedCount = 0
-            // Drops the cache entry the last token's documents were in: a hit of this call holds its own.
-            context.held.pointee = nil
+            // Only this call's hit may say the documents are in the held entry (a plain store: the entry a
+            // previous hit left is dropped by the next hit, which replaces it, or the next copy).
+            context.held.pointee.fresh = false
             if let out, out.pointee.struct_size < UInt32(MemoryLayout<jwtk_claims>.size) {
                 context.setMessage("out->struct_size is smaller than sizeof(jwtk_claims)")
                 return JWTK_E_STRUCT_SIZE

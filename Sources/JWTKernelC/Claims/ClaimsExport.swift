@@ -10,8 +10,8 @@ import Glibc
 enum ClaimsExport {
     static func capture(_ t: VerifiedToken, into ctx: ContextState) {
         // A cache hit handed its entry to the context before this callback (`CacheHold`): the documents are the
-        // entry's, header then claims, immutable and held until the next call, so they are not copied.
-        if ctx.held.pointee != nil, let header = t.header.baseAddress,
+        // entry's, header then claims, immutable and held until a later call copies documents, so not copied.
+        if ctx.held.pointee.fresh, let header = t.header.baseAddress,
             t.claimsJSON.baseAddress == header + t.header.count
         {
             ctx.verified = VerifiedLayout(
@@ -38,6 +38,8 @@ enum ClaimsExport {
             (ctx.arena + layout.claimsOffset).copyMemory(from: c, byteCount: layout.claimsCount)
         }
         ctx.verified = layout
+        // The documents are the ctx's own now: an entry an earlier hit left is not needed (no release otherwise).
+        if ctx.held.pointee.entry != nil { ctx.held.pointee.entry = nil }
     }
 
     /// An encrypted-only token into `out`: `alg` is the JWE's key management algorithm, `kid`, `typ` and
@@ -130,17 +132,20 @@ enum ClaimsExport {
     /// are checked where they must be, and anything else falls back to the scan (never a wrong span).
     @inline(__always)
     static func payloadSegment(_ token: UnsafeRawBufferPointer, headerCount: Int, claimsCount: Int) -> jwtk_str {
-        let start = encodedCount(headerCount) + 1
-        let end = start + encodedCount(claimsCount)
-        guard let base = token.baseAddress, end < token.count, token[start - 1] == 0x2E, token[end] == 0x2E else {
+        let start = encodedCount(headerCount) &+ 1
+        let end = start &+ encodedCount(claimsCount)
+        guard let base = token.baseAddress, end < token.count, token[start &- 1] == 0x2E, token[end] == 0x2E else {
             return payloadSegment(token)
         }
-        return jwtk_str(ptr: (base + start).assumingMemoryBound(to: CChar.self), len: end - start)
+        return jwtk_str(ptr: (base + start).assumingMemoryBound(to: CChar.self), len: end &- start)
     }
 
     /// Unpadded base64url length of `n` bytes: 4 characters per 3 bytes, 2 or 3 for a remainder of 1 or 2.
     @inline(__always)
-    static func encodedCount(_ n: Int) -> Int { n / 3 * 4 + (n % 3 == 0 ? 0 : n % 3 + 1) }
+    static func encodedCount(_ n: Int) -> Int {
+        let r = n % 3
+        return n / 3 &* 4 &+ (r == 0 ? 0 : r &+ 1)
+    }
 
     /// The base64url payload segment, in the caller's token, found by scanning for its dots.
     static func payloadSegment(_ token: UnsafeRawBufferPointer) -> jwtk_str {
@@ -195,7 +200,8 @@ extension ContextState {
 
     /// A value's JSON text as it appears in its document.
     func raw(_ span: JSONSpan, _ region: VerifiedLayout.Document) -> jwtk_str {
-        jwtk_str(ptr: (region.start + span.start).assumingMemoryBound(to: CChar.self), len: span.count)
+        // Safety: a span of this document: 0 <= start <= end <= count.
+        jwtk_str(ptr: (region.start + span.start).assumingMemoryBound(to: CChar.self), len: span.end &- span.start)
     }
 
     /// The decoded string: in place when it has no escapes, else decoded into the shadow at the same offset.

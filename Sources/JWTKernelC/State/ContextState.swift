@@ -27,7 +27,8 @@ final class ContextState {
     /// Where the last successful verification's documents sit in `arena` (nil: no verified token).
     var verified: VerifiedLayout?
 
-    /// The cache entry the verified documents are in (a cache hit, `CacheHold`), else nil.
+    /// The cache entry the verified documents are in, after a cache hit (`CacheHold`; held until a later call
+    /// replaces it or copies its documents into the arena, or the ctx is freed).
     let held: CacheHold
 
     /// The length of the inner JWS of the nested token last verified (jwtk_nested_jws), held in `arena` right
@@ -48,7 +49,7 @@ final class ContextState {
         message = .allocate(capacity: Self.messageCapacity)
         message.initialize(repeating: 0, count: Self.messageCapacity)
         held = .allocate(capacity: 1)
-        held.initialize(to: nil)
+        held.initialize(to: HeldCacheEntry())
     }
 
     deinit {
@@ -123,13 +124,14 @@ struct VerifiedLayout {
     let claimsCount: Int
     /// In the arena: room for the documents (header at 0, claims at headerCount, used when they are copied
     /// there); then the header's and the claims' shadows, then their join areas, each region the size of its
-    /// document.
+    /// document. Wrapping arithmetic: both counts are at most a token's size limit, far from overflow, and the
+    /// checks would be most of what `ClaimsExport.fill` executes.
     var claimsOffset: Int { headerCount }
-    var headerShadowOffset: Int { headerCount + claimsCount }
-    var claimsShadowOffset: Int { 2 * headerCount + claimsCount }
-    var headerJoinOffset: Int { 2 * (headerCount + claimsCount) }
-    var claimsJoinOffset: Int { 3 * headerCount + 2 * claimsCount }
-    var total: Int { 3 * (headerCount + claimsCount) }
+    var headerShadowOffset: Int { headerCount &+ claimsCount }
+    var claimsShadowOffset: Int { 2 &* headerCount &+ claimsCount }
+    var headerJoinOffset: Int { 2 &* (headerCount &+ claimsCount) }
+    var claimsJoinOffset: Int { 3 &* headerCount &+ 2 &* claimsCount }
+    var total: Int { 3 &* (headerCount &+ claimsCount) }
 
     /// One document, and its shadow and join area (arena offsets).
     struct Document {
