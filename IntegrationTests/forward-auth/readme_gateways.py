@@ -8,8 +8,10 @@ import re
 import shlex
 import subprocess
 
-import driver
-from driver import Client, wait_for
+import driver   # its check(): forward_auth_test.py's tally (the caller put nginx/ and IntegrationTests/ on sys.path)
+from support.keepalive import Client
+from support.loopback_server import free_port
+from support.waiting import wait_for
 
 README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "FORWARD-AUTH.md")
 # The addresses the README's texts use, replaced by the test's.
@@ -83,7 +85,7 @@ def _started(name, proc, port, log):
 
 
 def traefik(binary, w, b, agent_port, echo_port):
-    port = driver.free_port()
+    port = free_port()
     static = substituted(b["traefik-static"], [('":8000"', f'"127.0.0.1:{port}"'),
                                                ("/etc/traefik/dynamic.yml", f"{w}/traefik-dynamic.yml")])
     dynamic = substituted(b["traefik-dynamic"], [(AGENT, f"127.0.0.1:{agent_port}"),
@@ -100,7 +102,7 @@ def traefik(binary, w, b, agent_port, echo_port):
 def envoy(binary, w, b, agent_port, echo_port, block="envoy"):
     """Envoy on the guide's `envoy` block (ext_authz over HTTP to the agent's --listen port) or `envoy-grpc` (over
     gRPC to its --grpc-listen port: pass that port as agent_port)."""
-    port = driver.free_port()
+    port = free_port()
     agent = [("port_value: 9181", f"port_value: {agent_port}")] if block == "envoy-grpc" else \
         [(AGENT, f"127.0.0.1:{agent_port}"), ("port_value: 9180", f"port_value: {agent_port}")]
     config = substituted(b[block], [("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"), *agent,
