@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import socket
 import statistics
 import subprocess
@@ -32,7 +31,7 @@ from support import http_raw  # noqa: E402
 from support.checks import Tally  # noqa: E402
 from support.loopback_server import echo_headers as echo, free_port, serve  # noqa: E402
 from support.openssl_keys import Key, b64  # noqa: E402
-from support.processes import children, threads_of  # noqa: E402
+from support.processes import children, stop, threads_of  # noqa: E402
 
 TALLY = Tally(ok_line="  ok   {name}", fail_line="  FAIL {name}{detail}", detail_sep=": ", always_sep=False)
 check = TALLY.check
@@ -334,13 +333,7 @@ class Apache:
                 time.sleep(0.05)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc, timeout=30)
         return self.proc.returncode
 
     def log_text(self):

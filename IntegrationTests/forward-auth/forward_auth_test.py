@@ -37,7 +37,7 @@ from driver import JWKS, check, echoed  # noqa: E402
 from support import http_raw, load  # noqa: E402
 from support.keepalive import Client  # noqa: E402
 from support.loopback_server import free_port, serve  # noqa: E402
-from support.processes import children  # noqa: E402
+from support.processes import children, stop  # noqa: E402
 from support.tokens import Key, token  # noqa: E402
 from support.waiting import wait_for  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -87,12 +87,7 @@ class Agent:
         return s, json.loads(body)
 
     def stop(self):
-        self.proc.terminate()   # SIGTERM: the service group's graceful shutdown
-        try:
-            return self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return None
+        return stop(self.proc, timeout=15)   # SIGTERM: the service group's graceful shutdown
 
 
 # Key URLs that accept the connection and never answer. -------------------------------

@@ -27,7 +27,7 @@ from support import http_raw  # noqa: E402
 from support.checks import Tally  # noqa: E402
 from support.loopback_server import echo_headers as echo, free_port, serve  # noqa: E402
 from support.openssl_keys import Key, b64  # noqa: E402
-from support.processes import children, threads_of  # noqa: E402
+from support.processes import children, stop, threads_of  # noqa: E402
 VERDICTS = verdicts.load()
 PREFIX = None   # --prefix: where gateways/haproxy/build.sh installed the module and the library
 
@@ -181,11 +181,7 @@ def with_haproxy(work, cfg, port, env, body):
                 time.sleep(0.05)
         body(proc)
     finally:
-        proc.send_signal(signal.SIGUSR1)   # soft stop
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, signal.SIGUSR1, 5)   # soft stop
         log.close()
         text = open(logpath).read()
         exits = re.findall(r"exited with code (\d+)", text)

@@ -40,6 +40,7 @@ from support import load  # noqa: E402
 from support.checks import Tally  # noqa: E402
 from support.keepalive import Client  # noqa: E402
 from support.loopback_server import free_port  # noqa: E402
+from support.processes import stop  # noqa: E402
 from support.tokens import Key, b64, token  # noqa: E402
 from support.waiting import wait_for  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
@@ -169,11 +170,7 @@ frontend native
         if a.load > 0:
             load_phase(a, w, ports, hap.pid, rs, es, hs, claims)
     finally:
-        hap.terminate()
-        try:
-            hap.wait(10)
-        except subprocess.TimeoutExpired:
-            hap.kill()
+        stop(hap)
     if a.instructions > 0:
         instructions(a, w, ports, rs, es, hs, claims)
     print(TALLY.line("haproxy-side"))

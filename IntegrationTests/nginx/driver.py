@@ -30,7 +30,7 @@ from support.checks import Tally  # noqa: E402
 from support.keepalive import Client  # noqa: E402  (module_test.py imports it from here)
 from support import load  # noqa: E402
 from support.loopback_server import free_port, serve  # noqa: E402,F401  (free_port: others import it from here)
-from support.processes import children  # noqa: E402
+from support.processes import children, stop  # noqa: E402
 from support.waiting import wait_for  # noqa: E402
 
 ISSUER = "https://issuer.test"
@@ -296,15 +296,7 @@ class NginxProcess:
 
     def stop(self, timeout=None):
         """SIGQUIT (graceful), SIGKILL after timeout seconds: the exit status, None when it had to be killed."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                return self.proc.wait(timeout or self.stop_timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                return None
-        return self.proc.returncode
+        return stop(self.proc, signal.SIGQUIT, timeout or self.stop_timeout)
 
     def log(self):
         with open(f"{self.w}/error.log", errors="replace") as f:
@@ -962,11 +954,7 @@ def verdict_phase(a, w):
                 check(False, f"verdicts ({fe}): {p}")
             check(not problems, f"verdicts ({fe}): {agreed} of {agreed + len(problems)} cases as the corpus says")
     finally:
-        proc.send_signal(signal.SIGQUIT)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, signal.SIGQUIT, 15)
 
 
 def haproxy_conf(w, port):

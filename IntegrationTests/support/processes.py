@@ -1,6 +1,7 @@
-"""What /proc and ps say of a gateway's processes: its workers (children) and its threads' names, for the checks
-that a library started no thread before a fork, or that a worker survived."""
+"""A gateway's processes: what /proc and ps say of them (its workers, its threads' names), for the checks that a
+library started no thread before a fork or that a worker survived; and stopping one the way it asks to be stopped."""
 import os
+import signal
 import subprocess
 
 
@@ -20,3 +21,16 @@ def threads_of(pid):
     except FileNotFoundError:
         pass
     return names
+
+
+def stop(proc, sig=signal.SIGTERM, timeout=10):
+    """Sends sig to a subprocess.Popen still running (SIGTERM; nginx stops gracefully on SIGQUIT, HAProxy softly on
+    SIGUSR1) and waits up to timeout seconds: its exit status, or None when it had to be killed (SIGKILL, reaped)."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return None
