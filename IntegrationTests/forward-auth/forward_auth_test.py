@@ -323,13 +323,7 @@ def verdicts_through_envoy_grpc(binary, envoy, w, b):
         config = ("static_resources:\n  listeners:\n" + "".join(listeners) + "  clusters:\n" + "".join(clusters)
                   + "  - name: api\n" + readme_gateways.substituted(api_cluster, [("port_value: 8080",
                                                                                    f"port_value: {upstream.server_address[1]}")]))
-        with open(f"{w}/envoy-grpc-verdicts.yaml", "w") as f:
-            f.write(config)
-        log = f"{w}/envoy-grpc-verdicts.log"
-        proc = subprocess.Popen([envoy, "-c", f"{w}/envoy-grpc-verdicts.yaml", "--concurrency", "1",
-                                 "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"),
-                                stderr=subprocess.STDOUT)
-        readme_gateways.children.append(proc)
+        proc, log = readme_gateways.start_envoy(envoy, w, "envoy-grpc-verdicts", config)
         for ag in agents:
             wait_for(lambda: ag.client.get("/healthz")[0] == 200, 15, 0.05)
         clients = {n: Client(p) for n, p in ports.items()}
@@ -382,12 +376,7 @@ def envoy_default_failure_mode(binary, w, b, dead_port, echo_port):
         ("              status_on_error: {code: 503}\n", ""),
         ("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"),
         ("port_value: 9181", f"port_value: {dead_port}"), ("port_value: 8080", f"port_value: {echo_port}")])
-    with open(f"{w}/envoy-grpc-default.yaml", "w") as f:
-        f.write(config)
-    log = f"{w}/envoy-grpc-default.log"
-    proc = subprocess.Popen([binary, "-c", f"{w}/envoy-grpc-default.yaml", "--concurrency", "1",
-                             "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    readme_gateways.children.append(proc)
+    proc, log = readme_gateways.start_envoy(binary, w, "envoy-grpc-default", config)
     client, got = Client(port), []
     ok = wait_for(lambda: got.append(client.get("/echo/x", token="x")[0]) or got[-1] == 403, 15, 0.2)
     check(ok, "envoy-grpc without status_on_error: agent down -> 403 (Envoy's default), nothing passes",

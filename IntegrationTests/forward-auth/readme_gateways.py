@@ -72,9 +72,8 @@ def substituted(text, pairs):
     return text
 
 
-def _started(name, proc, port, log):
+def _started(name, proc, log, port):
     """A gateway that answers a tokenless request with 401 (through the agent) within 15 s."""
-    children.append(proc)
     c = Client(port)
     ok = wait_for(lambda: c.get("/echo/x")[0] == 401, 15)
     if not driver.check(ok, f"{name}: started on the README's configuration",
@@ -96,7 +95,8 @@ def traefik(binary, w, b, agent_port, echo_port):
         f.write(dynamic)
     log = f"{w}/traefik.log"
     proc = subprocess.Popen([binary, f"--configfile={w}/traefik.yml"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    return _started("traefik", proc, port, log)
+    children.append(proc)
+    return _started("traefik", proc, log, port)
 
 
 def envoy(binary, w, b, agent_port, echo_port, block="envoy"):
@@ -107,10 +107,18 @@ def envoy(binary, w, b, agent_port, echo_port, block="envoy"):
         [(AGENT, f"127.0.0.1:{agent_port}"), ("port_value: 9180", f"port_value: {agent_port}")]
     config = substituted(b[block], [("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"), *agent,
                                     ("port_value: 8080", f"port_value: {echo_port}")])
-    with open(f"{w}/{block}.yaml", "w") as f:
+    return _started(block, *start_envoy(binary, w, block, config), port=port)
+
+
+def start_envoy(binary, w, name, config):
+    """Envoy on a configuration of the guide's (YAML text, written to w/NAME.yaml), one worker, its output in
+    w/NAME.log, killed at exit if the test stops first: (process, log path). Not envoy/envoy_process.py's Envoy,
+    which writes its own bootstrap as JSON and loads the jwt-kernel module: here the guide's text runs as written."""
+    with open(f"{w}/{name}.yaml", "w") as f:
         f.write(config)
-    log = f"{w}/{block}.log"
+    log = f"{w}/{name}.log"
     # No hot restart: no shared memory region that another Envoy on the machine could hold.
-    proc = subprocess.Popen([binary, "-c", f"{w}/{block}.yaml", "--concurrency", "1", "--disable-hot-restart",
+    proc = subprocess.Popen([binary, "-c", f"{w}/{name}.yaml", "--concurrency", "1", "--disable-hot-restart",
                              "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    return _started(block, proc, port, log)
+    children.append(proc)
+    return proc, log
