@@ -9,11 +9,9 @@ mod_auth_openidc's `AuthType oauth20` (OIDCOAuthVerifyJwksUri, the same key serv
 wrk comparison. Standard library only. Ends with one line: apache: N passed, M failed
 """
 import argparse
-import base64
 import json
 import os
 import re
-import signal
 import socket
 import statistics
 import subprocess
@@ -31,66 +29,12 @@ VERDICTS = corpus.load()
 sys.path.insert(0, os.path.join(ROOT, "IntegrationTests"))
 from support import http_raw  # noqa: E402
 from support.checks import Tally  # noqa: E402
-from support.loopback_server import free_port, serve  # noqa: E402
+from support.loopback_server import echo_headers as echo, free_port, serve  # noqa: E402
+from support.openssl_keys import Key, b64  # noqa: E402
+from support.processes import children, stop, threads_of  # noqa: E402
 
 TALLY = Tally(ok_line="  ok   {name}", fail_line="  FAIL {name}{detail}", detail_sep=": ", always_sep=False)
 check = TALLY.check
-
-
-def b64(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def der_ecdsa_to_raw(der, size=32):
-    """openssl's DER ECDSA signature as JOSE's r || s."""
-    assert der[0] == 0x30
-    i = 2 if der[1] < 0x80 else 2 + (der[1] & 0x7F)
-    out = b""
-    for _ in range(2):
-        assert der[i] == 0x02
-        n = der[i + 1]
-        v = der[i + 2:i + 2 + n].lstrip(b"\0")
-        out += v.rjust(size, b"\0")
-        i += 2 + n
-    return out
-
-
-class Key:
-    """A real key made by the openssl CLI; signs compact JWS."""
-
-    def __init__(self, work, kid, alg="RS256"):
-        self.kid, self.alg = kid, alg
-        self.pem = os.path.join(work, kid + ".pem")
-        if alg == "RS256":
-            subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
-                            "-out", self.pem], check=True, capture_output=True)
-            mod = subprocess.check_output(["openssl", "rsa", "-in", self.pem, "-noout", "-modulus"]).decode()
-            n = b64(bytes.fromhex(mod.strip().split("=", 1)[1]))
-            self.jwk = {"kty": "RSA", "kid": kid, "alg": alg, "use": "sig", "n": n, "e": "AQAB"}
-        else:
-            subprocess.run(["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
-                            "-out", self.pem], check=True, capture_output=True)
-            der = subprocess.check_output(["openssl", "pkey", "-in", self.pem, "-pubout", "-outform", "DER"])
-            pt = der[-65:]
-            assert pt[0] == 4
-            self.jwk = {"kty": "EC", "kid": kid, "alg": alg, "use": "sig", "crv": "P-256",
-                        "x": b64(pt[1:33]), "y": b64(pt[33:])}
-
-    def token(self, claims, kid=None):
-        signing = b64(json.dumps({"alg": self.alg, "typ": "JWT", "kid": kid or self.kid}).encode()) + "." + \
-            b64(json.dumps(claims).encode())
-        sig = subprocess.run(["openssl", "dgst", "-sha256", "-sign", self.pem], input=signing.encode(),
-                             check=True, capture_output=True).stdout
-        if self.alg == "ES256":
-            sig = der_ecdsa_to_raw(sig)
-        return signing + "." + b64(sig)
-
-
-def echo(req):
-    seen = {}
-    for k, v in req.headers.raw_items():
-        seen.setdefault(k.lower(), []).append(v)
-    return 200, {"Content-Type": "application/json"}, json.dumps(seen).encode()
 
 
 raw_get = http_raw.get
@@ -98,22 +42,6 @@ raw_get = http_raw.get
 
 def bearer(tok):
     return [("Authorization", "Bearer " + tok)]
-
-
-def threads_of(pid):
-    names = []
-    try:
-        for t in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{t}/comm") as f:
-                names.append(f.read().strip())
-    except FileNotFoundError:
-        pass
-    return names
-
-
-def children(pid):
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
 
 
 def claims(now, **kw):
@@ -405,13 +333,7 @@ class Apache:
                 time.sleep(0.05)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc, timeout=30)
         return self.proc.returncode
 
     def log_text(self):

@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 
+from support.processes import stop  # (its importers put IntegrationTests on sys.path first)
+
 
 class Envoy:
     def __init__(self, envoy_bin, module_dir, bootstrap, conf_path, log_path, args, indent=None):
@@ -21,16 +23,10 @@ class Envoy:
         return self.proc.poll()
 
     def stop(self):
-        """SIGTERM if still running, SIGKILL after 10 s; closes the log. The exit status."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        try:
-            code = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            code = self.proc.wait()
+        """SIGTERM if still running, SIGKILL after 10 s; closes the log. The exit status (-9 when killed)."""
+        stop(self.proc)
         self.log.close()
-        return code
+        return self.proc.returncode
 
     def log_text(self):
         with open(self.log_path) as f:

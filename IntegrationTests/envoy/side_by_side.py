@@ -17,7 +17,7 @@ they differ by design (DIFFERENCES below, each with its reason; docs/ENVOY.md li
 each answers as stated, so the documented table is what Envoy does.
 Load (--load SECONDS > 0): wrk -t1 -c32 with distinct tokens for RS256, ES256 and HS256, one repeated token for the
 cached rows, and the unchecked route; rounds interleaved over the rows, medians with the range, and the worker's
-CPU time per request (IntegrationTests/support/load.py's wrk). Prints a markdown table of the medians.
+CPU time per request (IntegrationTests/support/load.py's rounds). Prints a markdown table of the medians.
 Ends with one line: side-by-side: N passed, M failed
 """
 import argparse
@@ -213,16 +213,10 @@ def main():
 
 def load_phase(a, pid, ports, rs, es, hs, claims, now):
     t0 = time.time()
-    files = {}
-    for key in (rs, es, hs):
-        path = os.path.join(a.work, f"load-{key.alg.lower()}.txt")
-        with open(path, "w") as f:
-            for i in range(a.tokens):
-                f.write(token(key, claims(sub=f"load-{i}")) + "\n")
-        files[key.alg] = path
-    cached = os.path.join(a.work, "load-cached.txt")
-    with open(cached, "w") as f:
-        f.write(token(rs, claims(sub="cached")) + "\n")
+    files = {key.alg: load.write_tokens(os.path.join(a.work, f"load-{key.alg.lower()}.txt"),
+                                        (token(key, claims(sub=f"load-{i}")) for i in range(a.tokens)))
+             for key in (rs, es, hs)}
+    cached = load.write_tokens(os.path.join(a.work, "load-cached.txt"), [token(rs, claims(sub="cached"))])
     print(f"load: {a.tokens} tokens per algorithm minted in {time.time() - t0:.1f} s; wrk -t1 -c32, "
           f"{a.rounds} rounds x {a.load} s, interleaved")
     url = lambda name: f"http://127.0.0.1:{ports[name]}/"
@@ -231,25 +225,9 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
         sfx = "_hs" if alg == "HS256" else ""
         rows += [(f"jwtk module {alg}", "module" + sfx, files[alg]), (f"jwt_authn {alg}", "authn" + sfx, files[alg])]
     rows += [("jwtk module cached (RS256)", "module_cached", cached), ("jwt_authn cached (RS256)", "authn_cached", cached)]
-    runs = {r[0]: [] for r in rows}
-    for rnd in range(a.rounds):
-        for label, name, tokens in rows:
-            if rnd == 0:
-                load.wrk(url(name), tokens, 1, pid)   # warm-up: connections, keys, OpenSSL contexts
-            runs[label].append(load.wrk(url(name), tokens, a.load, pid))
-    med = lambda xs: sorted(xs)[len(xs) // 2]
-    print("\n| row (Envoy 1.40, one worker) | req/s median | range | p99 ms | worker CPU us/request |")
-    print("|---|---:|---:|---:|---:|")
-    result = {}
-    for label, _, _ in rows:
-        rs_ = runs[label]
-        r = med([x["rps"] for x in rs_])
-        result[label] = r
-        non2xx = sum(x["non2xx"] for x in rs_)
-        errors = sum(x["socket_errors"] for x in rs_)
-        print(f"| {label} | {r:.0f} | {min(x['rps'] for x in rs_):.0f}-{max(x['rps'] for x in rs_):.0f} | "
-              f"{med([x['p99_ms'] for x in rs_]):.2f} | {med([x['cpu_us_per_request'] for x in rs_]):.1f} |")
-        check(f"load {label}: every answer 200, no socket error", non2xx == 0 and errors == 0, (non2xx, errors))
+    runs = load.rounds([(label, url(name), tokens, pid) for label, name, tokens in rows], a.rounds, a.load)
+    result = {label: r["rps"] for label, r in load.table("row (Envoy 1.40, one worker)", "worker CPU us/request",
+                                                           runs, check).items()}
     print()
     for alg in ("RS256", "ES256", "HS256"):
         print(f"load ratio {alg}: module / jwt_authn = {result[f'jwtk module {alg}'] / result[f'jwt_authn {alg}']:.2f}")

@@ -9,13 +9,13 @@ Run by run.sh, which installs the packages, builds the agent and the module and 
 Ends with the line other tools read:
 forward-auth: checks=N failed=F wrong_answers=W rps_caddy=A rps_nginx_auth_request=B rps_module=C
 
-Reuses the nginx test's helpers (driver.py: check, JWKS, Client, echoed, wait_for, wrk; mint.py: keys, tokens).
+Uses the gateway harnesses' kit (IntegrationTests/support: the keep-alive client, the raw request, the loopback
+server, keys and tokens, wait_for, wrk rounds) and the nginx test's driver.py for its check tally (driver.passed and
+driver.failed count this program's checks too), its JWKS server and echoed().
 """
 
 import argparse
 import difflib
-import http.client
-import http.server
 import json
 import os
 import re
@@ -25,14 +25,21 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nginx"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
 import driver  # noqa: E402
 import readme_gateways  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verdicts"))
+sys.path.insert(0, os.path.join(HERE, "..", "verdicts"))
 import verdicts  # noqa: E402  (the verdict corpus's runner for the agent)
-from driver import Client, JWKS, check, echoed, free_port, wait_for  # noqa: E402
-from mint import Key, token  # noqa: E402
+from driver import JWKS, check, echoed  # noqa: E402
+from support import http_raw, load  # noqa: E402
+from support.keepalive import Client  # noqa: E402
+from support.loopback_server import free_port, serve  # noqa: E402
+from support.processes import children, stop  # noqa: E402
+from support.tokens import Key, token  # noqa: E402
+from support.waiting import wait_for  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 
 ISSUER = "https://issuer.test"
@@ -48,28 +55,11 @@ GATEWAYS = ("caddy", "nginx", "traefik", "envoy")   # and envoy-grpc: the same g
 wrong_answers = 0
 
 
-# The upstream: echoes the request headers it received, one "Name: value" per line. --------------------
+# The upstream (support/loopback_server.py's serve(echo)): echoes the request headers it received, one
+# "Name: value" per line, as the nginx test's echo location does (driver.echoed reads both). ---------------
 
-class Echo:
-    def __init__(self):
-        self.port = free_port()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self):
-                body = "".join(f"{k}: {v}\n" for k, v in self.headers.items()).encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *a):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+def echo(req):
+    return 200, {}, "".join(f"{k}: {v}\n" for k, v in req.headers.items()).encode()
 
 
 # The agent ------------------------------------------------------------------------------------------------
@@ -97,15 +87,12 @@ class Agent:
         return s, json.loads(body)
 
     def stop(self):
-        self.proc.terminate()   # SIGTERM: the service group's graceful shutdown
-        try:
-            return self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return None
+        return stop(self.proc, timeout=15)   # SIGTERM: the service group's graceful shutdown
 
 
 # Key URLs that accept the connection and never answer. -------------------------------
+# Not the kit's loopback server: that one answers every request it reads, and these must never read one (the
+# connections stay open, held here, so the agent's fetches hang until its own timeout or its shutdown).
 
 class Silent:
     def __init__(self):
@@ -308,7 +295,7 @@ def verdicts_through_envoy_grpc(binary, envoy, w, b):
     the guide's envoy-grpc listener and cluster (names and ports changed). The status, the challenge's error=
     and the claim headers the upstream gets are compared with the corpus, as for every other front end; the HMAC
     configuration is skipped (an issuer file pulls keys, secrets are never served)."""
-    doc, server, echo = verdicts.load(), verdicts.KeyServer(), Echo()
+    doc, server, upstream = verdicts.load(), verdicts.KeyServer(), serve(echo)
     headers = {"x-jwt-iss": "iss", "x-jwt-sub": "sub", "x-jwt-roles": "/roles"}
     names = [n for n, c in doc["configurations"].items() if not c.get("secret")]
     agents, ports = [], {}
@@ -335,14 +322,8 @@ def verdicts_through_envoy_grpc(binary, envoy, w, b):
                 ("port_value: 9181", f"port_value: {ag.grpc_port}")]))
         config = ("static_resources:\n  listeners:\n" + "".join(listeners) + "  clusters:\n" + "".join(clusters)
                   + "  - name: api\n" + readme_gateways.substituted(api_cluster, [("port_value: 8080",
-                                                                                   f"port_value: {echo.port}")]))
-        with open(f"{w}/envoy-grpc-verdicts.yaml", "w") as f:
-            f.write(config)
-        log = f"{w}/envoy-grpc-verdicts.log"
-        proc = subprocess.Popen([envoy, "-c", f"{w}/envoy-grpc-verdicts.yaml", "--concurrency", "1",
-                                 "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"),
-                                stderr=subprocess.STDOUT)
-        readme_gateways.children.append(proc)
+                                                                                   f"port_value: {upstream.server_address[1]}")]))
+        proc, log = readme_gateways.start_envoy(envoy, w, "envoy-grpc-verdicts", config)
         for ag in agents:
             wait_for(lambda: ag.client.get("/healthz")[0] == 200, 15, 0.05)
         clients = {n: Client(p) for n, p in ports.items()}
@@ -372,26 +353,19 @@ def verdicts_through_envoy_grpc(binary, envoy, w, b):
         for ag in agents:
             ag.stop()
         server.close()
-        echo.server.shutdown()
+        upstream.shutdown()
 
 
 def repeated_claim_headers(label, port, tok):
     """Two client copies of each claim header: the agent's answer replaces both (OVERWRITE_IF_EXISTS_OR_ADD) or,
     for a claim the token lacks (no email in this token), removes both (headers_to_remove)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.putrequest("GET", "/echo/x")
-    conn.putheader("Authorization", "Bearer " + tok)
-    for name in ("X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles"):
-        conn.putheader(name, "forged-1")
-        conn.putheader(name, "forged-2")
-    conn.endheaders()
-    r = conn.getresponse()
-    got = echoed(r.read().decode("latin-1")) if r.status == 200 else {}
-    conn.close()
-    check(r.status == 200 and got.get("x-jwt-sub") == ["user-2"] and got.get("x-jwt-roles") == ["admin,dev"]
+    forged = [(name, copy) for name in ("X-Jwt-Sub", "X-Jwt-Email", "X-Jwt-Roles") for copy in ("forged-1", "forged-2")]
+    status, _, body = http_raw.get(port, "/echo/x", [("Authorization", "Bearer " + tok), *forged])
+    got = echoed(body) if status == 200 else {}
+    check(status == 200 and got.get("x-jwt-sub") == ["user-2"] and got.get("x-jwt-roles") == ["admin,dev"]
           and "x-jwt-email" not in got,
           f"{label}: two client copies of each claim header: replaced by the token's, or removed when it has none",
-          f"{r.status} { {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles')} }")
+          f"{status} { {k: got.get(k) for k in ('x-jwt-sub', 'x-jwt-email', 'x-jwt-roles')} }")
 
 
 def envoy_default_failure_mode(binary, w, b, dead_port, echo_port):
@@ -402,12 +376,7 @@ def envoy_default_failure_mode(binary, w, b, dead_port, echo_port):
         ("              status_on_error: {code: 503}\n", ""),
         ("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"),
         ("port_value: 9181", f"port_value: {dead_port}"), ("port_value: 8080", f"port_value: {echo_port}")])
-    with open(f"{w}/envoy-grpc-default.yaml", "w") as f:
-        f.write(config)
-    log = f"{w}/envoy-grpc-default.log"
-    proc = subprocess.Popen([binary, "-c", f"{w}/envoy-grpc-default.yaml", "--concurrency", "1",
-                             "--disable-hot-restart", "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    readme_gateways.children.append(proc)
+    proc, log = readme_gateways.start_envoy(binary, w, "envoy-grpc-default", config)
     client, got = Client(port), []
     ok = wait_for(lambda: got.append(client.get("/echo/x", token="x")[0]) or got[-1] == 403, 15, 0.2)
     check(ok, "envoy-grpc without status_on_error: agent down -> 403 (Envoy's default), nothing passes",
@@ -420,17 +389,11 @@ def non_utf8_header(label, port, tok):
     """A header value that is not UTF-8 (a Latin-1 byte; HTTP allows obs-text) beside a valid token: the gRPC
     CheckRequest carries headers as proto3 strings, and the call must still be decided on the token (200), not
     fail as an undecodable message."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.putrequest("GET", "/echo/x")
-    conn.putheader("Authorization", "Bearer " + tok)
-    conn.putheader("X-Junk", b"caf\xe9")
-    conn.endheaders()
-    r = conn.getresponse()
-    got = echoed(r.read().decode("latin-1")) if r.status == 200 else {}
-    conn.close()
-    check(r.status == 200 and got.get("x-jwt-sub") == ["user-2"],
+    status, _, body = http_raw.get(port, "/echo/x", [("Authorization", "Bearer " + tok), ("X-Junk", b"caf\xe9")])
+    got = echoed(body) if status == 200 else {}
+    check(status == 200 and got.get("x-jwt-sub") == ["user-2"],
           f"{label}: a header value that is not UTF-8 beside a valid token is answered on the token (200)",
-          f"{r.status} {got.get('x-jwt-sub')}")
+          f"{status} {got.get('x-jwt-sub')}")
 
 
 def grpc_direct(agent, w):
@@ -566,23 +529,18 @@ def main():
     check(s in (401, 431), "agent: a 20 kB token is refused, the agent keeps serving", str(s))
     check(agent.client.get("/auth", token=valid)[0] == 200, "agent: still serving after the oversized token")
     # Two Authorization headers: read as one value, "Bearer a, Bearer b", which is no token.
-    conn = http.client.HTTPConnection("127.0.0.1", agent.port, timeout=10)
-    conn.putrequest("GET", "/auth")
-    conn.putheader("Authorization", "Bearer " + valid)
-    conn.putheader("Authorization", "Bearer " + valid)
-    conn.endheaders()
-    s = conn.getresponse().status
-    conn.close()
+    s = http_raw.get(agent.port, "/auth", [("Authorization", "Bearer " + valid)] * 2)[0]
     check(s == 401, "agent: two Authorization headers are refused", str(s))
 
-    echo = Echo()
+    upstream = serve(echo)
+    echo_port = upstream.server_address[1]
     cases = matrix(keys, now)
 
     # Caddy.
     times, t0 = {}, time.time()
     cport = free_port()
     with open(f"{w}/Caddyfile", "w") as f:
-        f.write(caddyfile(b["caddy"], cport, agent.port, echo.port))
+        f.write(caddyfile(b["caddy"], cport, agent.port, echo_port))
     caddy = subprocess.Popen(["caddy", "run", "--config", f"{w}/Caddyfile", "--adapter", "caddyfile"],
                              stdout=subprocess.DEVNULL, stderr=open(f"{w}/caddy.log", "w"),
                              env={**os.environ, "HOME": w, "XDG_DATA_HOME": f"{w}/caddy-data",
@@ -601,7 +559,7 @@ def main():
     t0 = time.time()
     nport = free_port()
     with open(f"{w}/nginx.conf", "w") as f:
-        f.write(nginx_conf(b["nginx"], w, nport, agent.port, echo.port, jwks.port, a.module))
+        f.write(nginx_conf(b["nginx"], w, nport, agent.port, echo_port, jwks.port, a.module))
     ngx = subprocess.Popen(["nginx", "-p", w, "-c", f"{w}/nginx.conf", "-e", f"{w}/nginx-error.log"],
                            stdout=subprocess.DEVNULL, stderr=open(f"{w}/nginx-stderr.log", "w"))
     nc = Client(nport)
@@ -618,7 +576,7 @@ def main():
                              ("envoy", a.envoy, readme_gateways.envoy),
                              ("envoy-grpc", a.envoy, lambda *x: readme_gateways.envoy(*x, block="envoy-grpc"))):
         t0 = time.time()
-        proc, client = start(binary, w, b, agent.grpc_port if g == "envoy-grpc" else agent.port, echo.port)
+        proc, client = start(binary, w, b, agent.grpc_port if g == "envoy-grpc" else agent.port, echo_port)
         if proc:
             others[g] = (proc, client)
             run_matrix(g, client, cases, g)
@@ -662,38 +620,24 @@ def main():
     # through Caddy; rounds interleaved, medians with the range.
     rps = {"caddy": 0, "nginx_auth_request": 0, "module": 0}
     if a.load > 0 and started:
-        tokens_file = f"{w}/load-rs256.txt"
-        with open(tokens_file, "w") as f:
-            for i in range(2000):
-                f.write(token(keys["rs1"], {"iss": ISSUER, "sub": f"load-{i}", "aud": AUDIENCE,
-                                            "exp": now + 3600}) + "\n")
-        workers = subprocess.run(["ps", "-o", "pid=", "--ppid", str(ngx.pid)], capture_output=True, text=True)
-        wpid = int(workers.stdout.split()[0])
+        tokens_file = load.write_tokens(f"{w}/load-rs256.txt", (token(keys["rs1"], {
+            "iss": ISSUER, "sub": f"load-{i}", "aud": AUDIENCE, "exp": now + 3600}) for i in range(2000)))
+        wpid = children(ngx.pid)[0]
         rows = [("nocheck", f"http://127.0.0.1:{nport}/load/nocheck", wpid),
                 ("module", f"http://127.0.0.1:{nport}/load/module", wpid),
                 ("nginx_auth_request", f"http://127.0.0.1:{nport}/load/agent", agent.proc.pid)]
         if caddy:
             rows.append(("caddy", f"http://127.0.0.1:{cport}/load/ok", agent.proc.pid))
-        runs = {name: [] for name, _, _ in rows}
-        for rnd in range(a.rounds):
-            for name, url, pid in rows:
-                if rnd == 0:
-                    driver.wrk(url, tokens_file, 1, pid)
-                runs[name].append(driver.wrk(url, tokens_file, a.load, pid))
-        med = lambda xs: sorted(xs)[len(xs) // 2]
+        runs = load.rounds([(name, url, tokens_file, pid) for name, url, pid in rows], a.rounds, a.load)
         for name, _, _ in rows:
-            rs = runs[name]
-            r = med([x["rps"] for x in rs])
-            non2xx = sum(x["non2xx"] for x in rs)
-            errors = sum(x["socket_errors"] for x in rs)
+            r = load.summary(runs[name])
             if name in rps:
-                rps[name] = round(r)
-            print(f"      load {name:20s} {r:7.0f} req/s ({min(x['rps'] for x in rs):.0f}-"
-                  f"{max(x['rps'] for x in rs):.0f})  p99 {med([x['p99_ms'] for x in rs]):6.2f} ms  "
-                  f"agent/worker CPU {med([x['cpu_us_per_request'] for x in rs]):6.1f} us/request  "
-                  f"({sum(x['requests'] for x in rs)} requests, {non2xx} non-2xx, {errors} socket errors)")
-            wrong_answers += non2xx
-            check(non2xx == 0 and errors == 0, f"load {name}: every answer 200, no socket error")
+                rps[name] = round(r["rps"])
+            print(f"      load {name:20s} {r['rps']:7.0f} req/s ({r['rps_min']:.0f}-{r['rps_max']:.0f})  p99 "
+                  f"{r['p99_ms']:6.2f} ms  agent/worker CPU {r['cpu_us_per_request']:6.1f} us/request  "
+                  f"({r['requests']} requests, {r['non2xx']} non-2xx, {r['socket_errors']} socket errors)")
+            wrong_answers += r["non2xx"]
+            check(r["non2xx"] == 0 and r["socket_errors"] == 0, f"load {name}: every answer 200, no socket error")
         if rps["module"]:
             print(f"      forward auth through nginx: {rps['nginx_auth_request'] / rps['module']:.2f}x the native "
                   f"module's requests per second")
@@ -710,7 +654,7 @@ def main():
             if s == 200:
                 wrong_answers += 1
             check(s == down[label], f"{label}: agent down -> {down[label]}, nothing passes", str(s))
-    envoy_default_failure_mode(a.envoy, w, b, agent.grpc_port, echo.port)
+    envoy_default_failure_mode(a.envoy, w, b, agent.grpc_port, echo_port)
     for proc in [caddy, ngx if started else None, *(p for p, _ in others.values())]:
         if proc:
             proc.terminate()

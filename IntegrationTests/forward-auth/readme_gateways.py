@@ -8,8 +8,10 @@ import re
 import shlex
 import subprocess
 
-import driver
-from driver import Client, wait_for
+import driver   # its check(): forward_auth_test.py's tally (the caller put nginx/ and IntegrationTests/ on sys.path)
+from support.keepalive import Client
+from support.loopback_server import free_port
+from support.waiting import wait_for
 
 README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "FORWARD-AUTH.md")
 # The addresses the README's texts use, replaced by the test's.
@@ -70,9 +72,8 @@ def substituted(text, pairs):
     return text
 
 
-def _started(name, proc, port, log):
+def _started(name, proc, log, port):
     """A gateway that answers a tokenless request with 401 (through the agent) within 15 s."""
-    children.append(proc)
     c = Client(port)
     ok = wait_for(lambda: c.get("/echo/x")[0] == 401, 15)
     if not driver.check(ok, f"{name}: started on the README's configuration",
@@ -83,7 +84,7 @@ def _started(name, proc, port, log):
 
 
 def traefik(binary, w, b, agent_port, echo_port):
-    port = driver.free_port()
+    port = free_port()
     static = substituted(b["traefik-static"], [('":8000"', f'"127.0.0.1:{port}"'),
                                                ("/etc/traefik/dynamic.yml", f"{w}/traefik-dynamic.yml")])
     dynamic = substituted(b["traefik-dynamic"], [(AGENT, f"127.0.0.1:{agent_port}"),
@@ -94,21 +95,30 @@ def traefik(binary, w, b, agent_port, echo_port):
         f.write(dynamic)
     log = f"{w}/traefik.log"
     proc = subprocess.Popen([binary, f"--configfile={w}/traefik.yml"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    return _started("traefik", proc, port, log)
+    children.append(proc)
+    return _started("traefik", proc, log, port)
 
 
 def envoy(binary, w, b, agent_port, echo_port, block="envoy"):
     """Envoy on the guide's `envoy` block (ext_authz over HTTP to the agent's --listen port) or `envoy-grpc` (over
     gRPC to its --grpc-listen port: pass that port as agent_port)."""
-    port = driver.free_port()
+    port = free_port()
     agent = [("port_value: 9181", f"port_value: {agent_port}")] if block == "envoy-grpc" else \
         [(AGENT, f"127.0.0.1:{agent_port}"), ("port_value: 9180", f"port_value: {agent_port}")]
     config = substituted(b[block], [("0.0.0.0, port_value: 8000", f"127.0.0.1, port_value: {port}"), *agent,
                                     ("port_value: 8080", f"port_value: {echo_port}")])
-    with open(f"{w}/{block}.yaml", "w") as f:
+    return _started(block, *start_envoy(binary, w, block, config), port=port)
+
+
+def start_envoy(binary, w, name, config):
+    """Envoy on a configuration of the guide's (YAML text, written to w/NAME.yaml), one worker, its output in
+    w/NAME.log, killed at exit if the test stops first: (process, log path). Not envoy/envoy_process.py's Envoy,
+    which writes its own bootstrap as JSON and loads the jwt-kernel module: here the guide's text runs as written."""
+    with open(f"{w}/{name}.yaml", "w") as f:
         f.write(config)
-    log = f"{w}/{block}.log"
+    log = f"{w}/{name}.log"
     # No hot restart: no shared memory region that another Envoy on the machine could hold.
-    proc = subprocess.Popen([binary, "-c", f"{w}/{block}.yaml", "--concurrency", "1", "--disable-hot-restart",
+    proc = subprocess.Popen([binary, "-c", f"{w}/{name}.yaml", "--concurrency", "1", "--disable-hot-restart",
                              "-l", "warning"], stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    return _started(block, proc, port, log)
+    children.append(proc)
+    return proc, log

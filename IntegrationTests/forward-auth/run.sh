@@ -7,8 +7,9 @@
 #   IntegrationTests/forward-auth/run.sh --load 0    checks only
 # Builds the agent in release mode (Integrations/JWTKernelHummingbird, scratch .build-integrations/hummingbird,
 # shared with make integrations-test) and the native module (scripts/nginx/build-module.sh, for the load
-# row it is compared with), reuses the nginx test's venv (adding the gateways) and helpers, and runs
-# forward_auth_test.py. Prints each step's seconds and, last before the summary, a "stage times" line.
+# row it is compared with), reuses the nginx test's venv (adding the gateways), and runs forward_auth_test.py (on
+# the harnesses' kit, IntegrationTests/support, and the nginx test's check tally and key server). Prints each step's
+# seconds and, last before the summary, a "stage times" line.
 # Ends with one line: forward-auth: checks=N failed=M wrong_answers=W rps_caddy=A rps_nginx_auth_request=B rps_module=C
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -7,7 +7,6 @@ mode with two threads (lua-load-per-thread): keys from a file (push) and from a 
 (standard library only: no venv). Ends with one line: haproxy: N passed, M failed
 """
 import argparse
-import base64
 import json
 import os
 import re
@@ -26,7 +25,9 @@ import verdicts  # noqa: E402  (the verdict corpus's one comparison)
 sys.path.insert(0, os.path.join(ROOT, "IntegrationTests"))
 from support import http_raw  # noqa: E402
 from support.checks import Tally  # noqa: E402
-from support.loopback_server import free_port, serve  # noqa: E402
+from support.loopback_server import echo_headers as echo, free_port, serve  # noqa: E402
+from support.openssl_keys import Key, b64  # noqa: E402
+from support.processes import children, stop, threads_of  # noqa: E402
 VERDICTS = verdicts.load()
 PREFIX = None   # --prefix: where gateways/haproxy/build.sh installed the module and the library
 
@@ -35,52 +36,8 @@ TALLY = Tally(ok_line="  ok   {name}", fail_line="  FAIL {name}{detail}", detail
 check = TALLY.check
 
 
-def b64(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-class Keys:
-    def __init__(self, work, kid="k1"):
-        self.kid = kid
-        self.pem = os.path.join(work, kid + ".pem")
-        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
-                        "-out", self.pem], check=True, capture_output=True)
-        mod = subprocess.check_output(["openssl", "rsa", "-in", self.pem, "-noout", "-modulus"]).decode()
-        n = b64(bytes.fromhex(mod.strip().split("=", 1)[1]))
-        self.jwk = {"kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": n, "e": "AQAB"}
-        self.jwks = json.dumps({"keys": [self.jwk]})
-
-    def token(self, claims, kid=None):
-        signing = b64(json.dumps({"alg": "RS256", "typ": "JWT", "kid": kid or self.kid}).encode()) + "." + \
-            b64(json.dumps(claims).encode())
-        sig = subprocess.run(["openssl", "dgst", "-sha256", "-sign", self.pem], input=signing.encode(),
-                             check=True, capture_output=True).stdout
-        return signing + "." + b64(sig)
-
-
-def echo(req):
-    """The upstream answers with the request headers it saw, names lower-cased, values as lists."""
-    seen = {}
-    for k, v in req.headers.raw_items():
-        seen.setdefault(k.lower(), []).append(v)
-    return 200, {"Content-Type": "application/json"}, json.dumps(seen).encode()
-
-
 def raw_get(port, path, headers=(), timeout=5):
     return http_raw.get(port, path, headers, timeout)
-
-
-def threads_of(pid):
-    names = []
-    for t in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{t}/comm") as f:
-            names.append(f.read().strip())
-    return names
-
-
-def children(pid):
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
 
 
 def config(work, port, upstream, jwks_port, jwks_file, extra_verifiers=None, shared_state=False, realm=None,
@@ -155,7 +112,7 @@ def main():
     t0 = time.monotonic()
     work = a.work
     env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
-    keys = Keys(work)
+    keys = Key(work, "k1")
     jwks_file = os.path.join(work, "jwks.json")
     with open(jwks_file, "w") as f:
         f.write(keys.jwks)
@@ -167,7 +124,7 @@ def main():
                                   b"{}" if served.get("fail") else served["jwks"].encode()))
     keys.served = served
     keys.file = jwks_file
-    keys.next = Keys(work, "k2")
+    keys.next = Key(work, "k2")
     up = serve(echo)
     port = free_port()
     dead = free_port()   # nothing listens: the "down" verifier never gets keys
@@ -224,11 +181,7 @@ def with_haproxy(work, cfg, port, env, body):
                 time.sleep(0.05)
         body(proc)
     finally:
-        proc.send_signal(signal.SIGUSR1)   # soft stop
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, signal.SIGUSR1, 5)   # soft stop
         log.close()
         text = open(logpath).read()
         exits = re.findall(r"exited with code (\d+)", text)

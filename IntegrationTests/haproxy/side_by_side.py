@@ -19,7 +19,7 @@ kind of check on its own port (a request meets only its own kind's rules), every
 Verdicts first (the same tokens, valid and with a bad signature, through both: equal; an expired token and one of
 another audience, which only jwtk refuses), then wrk -t1 -c32 with distinct tokens per algorithm (one repeated
 token for the cached rows), rounds interleaved over the rows, medians with the range, and HAProxy's CPU time per
-request (IntegrationTests/nginx/driver.py's wrk). Prints a markdown table.
+request (IntegrationTests/support/load.py's rounds). Prints a markdown table.
 --instructions N: also, per row, a haproxy of the same configuration under valgrind --tool=callgrind counting only
 inside process_stream (the request's processing: rules, the check, the answer; not the connection's I/O), N
 requests after 20 to warm up, one keep-alive connection: instructions per request, the same from run to run on a
@@ -35,25 +35,21 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "nginx"))
-import driver  # noqa: E402
-from mint import Key, token, b64  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from support import load  # noqa: E402
+from support.checks import Tally  # noqa: E402
+from support.keepalive import Client  # noqa: E402
+from support.loopback_server import free_port  # noqa: E402
+from support.processes import stop  # noqa: E402
+from support.tokens import Key, b64, token  # noqa: E402
+from support.waiting import wait_for  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec, rsa  # noqa: E402
 
 ISSUER = "https://issuer.test"
 HMAC_ISSUER = "https://hmac.test"
 AUDIENCE = "api"
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
+TALLY = Tally()
+check = TALLY.named
 
 
 def main():
@@ -89,7 +85,7 @@ def main():
                        "hmac": dict(policy, issuers=[HMAC_ISSUER], algorithms=["HS256"]),
                        "cached": dict(policy, issuers=[ISSUER], algorithms=["RS256", "ES256"], cache=True)}}, f)
     # One frontend per kind of check, each on its own port: a request meets only its own kind's rules.
-    ports = {k: driver.free_port() for k in ("nocheck", "jwtk", "conv", "native", "floor")}
+    ports = {k: free_port() for k in ("nocheck", "jwtk", "conv", "native", "floor")}
     with open(f"{w}/floor.lua", "w") as f:
         f.write('core.register_action("floor", { "http-req" }, function(txn) txn:set_var("txn.floor", true) end, 0)\n')
     prefix = os.path.abspath(a.prefix)
@@ -139,7 +135,7 @@ frontend native
     chk = subprocess.run(["haproxy", "-c", "-f", f"{w}/side.cfg"], capture_output=True, text=True)
     check("haproxy -c accepts the side-by-side configuration", chk.returncode == 0, chk.stdout[-400:] + chk.stderr[-400:])
     if chk.returncode:
-        print(f"haproxy-side: {passed} passed, {failed} failed")
+        print(TALLY.line("haproxy-side"))
         return
     hap = subprocess.Popen(["haproxy", "-db", "-f", f"{w}/side.cfg"], stdout=subprocess.DEVNULL,
                            stderr=open(f"{w}/side.log", "w"))
@@ -150,10 +146,11 @@ frontend native
         c.update(over)
         return c
 
-    clients = {k: driver.Client(p) for k, p in ports.items()}
+    # One keep-alive connection per frontend (support/keepalive.py), as the callgrind rows below use.
+    clients = {k: Client(p) for k, p in ports.items()}
     cl = lambda path, token: clients[path.split("/")[1]].get(path, token=token)
     try:
-        check("haproxy up", driver.wait_for(lambda: clients["nocheck"].get("/nocheck")[0] == 200, 10))
+        check("haproxy up", wait_for(lambda: clients["nocheck"].get("/nocheck")[0] == 200, 10))
         routes = {"RS256": (rs, "rs", ISSUER), "ES256": (es, "es", ISSUER), "HS256": (hs, "hs", HMAC_ISSUER)}
         for alg, (key, r, iss) in routes.items():
             good = token(key, claims(iss))
@@ -171,30 +168,20 @@ frontend native
                 check(f"{alg} {name}: jwtk and its converter 401, jwt_verify 200 (it checks the signature only)",
                       j == 401 and c == 401 and n == 200, (j, c, n))
         if a.load > 0:
-            load(a, w, ports, hap.pid, rs, es, hs, claims)
+            load_phase(a, w, ports, hap.pid, rs, es, hs, claims)
     finally:
-        hap.terminate()
-        try:
-            hap.wait(10)
-        except subprocess.TimeoutExpired:
-            hap.kill()
+        stop(hap)
     if a.instructions > 0:
         instructions(a, w, ports, rs, es, hs, claims)
-    print(f"haproxy-side: {passed} passed, {failed} failed")
+    print(TALLY.line("haproxy-side"))
 
 
-def load(a, w, ports, pid, rs, es, hs, claims):
+def load_phase(a, w, ports, pid, rs, es, hs, claims):
     t0 = time.time()
-    files = {}
-    for key, iss in ((rs, ISSUER), (es, ISSUER), (hs, HMAC_ISSUER)):
-        path = f"{w}/load-{key.alg.lower()}.txt"
-        with open(path, "w") as f:
-            for i in range(a.tokens):
-                f.write(token(key, claims(iss, sub=f"load-{i}")) + "\n")
-        files[key.alg] = path
-    cached = f"{w}/load-cached.txt"
-    with open(cached, "w") as f:
-        f.write(token(rs, claims(sub="cached")) + "\n")
+    files = {key.alg: load.write_tokens(f"{w}/load-{key.alg.lower()}.txt",
+                                        (token(key, claims(iss, sub=f"load-{i}")) for i in range(a.tokens)))
+             for key, iss in ((rs, ISSUER), (es, ISSUER), (hs, HMAC_ISSUER))}
+    cached = load.write_tokens(f"{w}/load-cached.txt", [token(rs, claims(sub="cached"))])
     print(f"load: {a.tokens} tokens per algorithm minted in {time.time() - t0:.1f} s; wrk -t1 -c32, "
           f"{a.rounds} rounds x {a.load} s, interleaved")
     u = lambda p: f"http://127.0.0.1:{ports[p.split('/')[1]]}{p}"
@@ -205,24 +192,9 @@ def load(a, w, ports, pid, rs, es, hs, claims):
                  (f"jwtk converter {alg} (full claims, verdict only)", f"/conv/{r}", files[alg]),
                  (f"jwt_verify {alg} (signature only)", f"/native/{r}", files[alg])]
     rows += [("jwtk cached (RS256)", "/jwtk/cached", cached), ("jwt_verify, one repeated token (RS256)", "/native/rs", cached)]
-    runs = {r[0]: [] for r in rows}
-    for rnd in range(a.rounds):
-        for label, path, tokens in rows:
-            if rnd == 0:
-                driver.wrk(u(path), tokens, 1, pid)
-            runs[label].append(driver.wrk(u(path), tokens, a.load, pid))
-    med = lambda xs: sorted(xs)[len(xs) // 2]
-    print("\n| row (HAProxy 2.6, one thread) | req/s median | range | p99 ms | CPU us/request |")
-    print("|---|---:|---:|---:|---:|")
-    res = {}
-    for label, _, _ in rows:
-        rs_ = runs[label]
-        res[label] = med([x["rps"] for x in rs_])
-        non2xx = sum(x["non2xx"] for x in rs_)
-        errors = sum(x["socket_errors"] for x in rs_)
-        print(f"| {label} | {res[label]:.0f} | {min(x['rps'] for x in rs_):.0f}-{max(x['rps'] for x in rs_):.0f} | "
-              f"{med([x['p99_ms'] for x in rs_]):.2f} | {med([x['cpu_us_per_request'] for x in rs_]):.1f} |")
-        check(f"load {label}: every answer 200, no socket error", non2xx == 0 and errors == 0, (non2xx, errors))
+    runs = load.rounds([(label, u(path), tokens, pid) for label, path, tokens in rows], a.rounds, a.load)
+    res = {label: r["rps"] for label, r in load.table("row (HAProxy 2.6, one thread)", "CPU us/request", runs,
+                                                       check).items()}
     print()
     for alg in ("RS256", "ES256", "HS256"):
         print(f"load ratio {alg}: jwtk / jwt_verify = "
@@ -248,9 +220,9 @@ def instructions(a, w, ports, rs, es, hs, claims):
         vg = subprocess.Popen(["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=process_stream",
                                f"--callgrind-out-file={out}", "haproxy", "-db", "-f", f"{w}/side.cfg"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        c = driver.Client(ports[path.split("/")[1]])
+        c = Client(ports[path.split("/")[1]])
         try:
-            up = driver.wait_for(lambda: c.get(path, token=ts[0])[0] == 200, 60)
+            up = wait_for(lambda: c.get(path, token=ts[0])[0] == 200, 60)
             statuses = [c.get(path, token=ts[i % len(ts)])[0] for i in range(19 + a.instructions)]
         finally:
             vg.terminate()
@@ -267,4 +239,4 @@ def instructions(a, w, ports, rs, es, hs, claims):
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if TALLY.failed else 0)

@@ -15,7 +15,6 @@ and the load phase adds the module's rows from locations in the same nginx.
 
 import argparse
 import ctypes
-import http.client
 import json
 import math
 import os
@@ -28,8 +27,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from support.checks import Tally  # noqa: E402
-from support.load import wrk  # noqa: E402,F401  (haproxy/ and forward-auth/ call driver.wrk)
+from support.keepalive import Client  # noqa: E402  (module_test.py imports it from here)
+from support import load  # noqa: E402
 from support.loopback_server import free_port, serve  # noqa: E402,F401  (free_port: others import it from here)
+from support.processes import children, stop  # noqa: E402
 from support.waiting import wait_for  # noqa: E402
 
 ISSUER = "https://issuer.test"
@@ -38,7 +39,7 @@ HMAC = "https://hmac.test"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The counts of this program and of those that import check from here (module_test.py, plus_configs.py,
-# haproxy/, forward-auth/); they read driver.passed and driver.failed (__getattr__ below).
+# forward-auth/ with its readme_gateways.py); they read driver.passed and driver.failed (__getattr__ below).
 TALLY = Tally(ok_line="ok    {name}", fail_line="FAIL  {name}{detail}", detail_sep="  ")
 check = TALLY.check
 skipped = 0
@@ -95,35 +96,6 @@ class JWKS:
 
 
 # HTTP helpers --------------------------------------------------------------------------------------------
-
-class Client:
-    """A keep-alive connection; reconnects when the server closed it (nginx does after error statuses)."""
-
-    def __init__(self, port):
-        self.port, self.conn = port, None
-
-    def get(self, path, token=None, headers=None, timeout=10):
-        h = dict(headers or {})
-        if token is not None:
-            h["Authorization"] = "Bearer " + token
-        for attempt in (0, 1):
-            try:
-                if self.conn is None:
-                    self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-                self.conn.request("GET", path, headers=h)
-                r = self.conn.getresponse()
-                body = r.read()
-                if r.getheader("Connection", "").lower() == "close":
-                    self.conn.close()
-                    self.conn = None
-                return r.status, dict((k.lower(), v) for k, v in r.getheaders()), body.decode("latin-1")
-            except (ConnectionError, http.client.HTTPException, OSError):
-                if self.conn:
-                    self.conn.close()
-                self.conn = None
-                if attempt:
-                    raise
-
 
 def echoed(body):
     """The echo upstream's response: the request headers it received, lower-cased names."""
@@ -320,20 +292,11 @@ class NginxProcess:
             raise RuntimeError(f"nginx did not start: {self.log()[-3000:]}")
 
     def workers(self):
-        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
-        return sorted(int(p) for p in out.stdout.split())
+        return children(self.proc.pid)
 
     def stop(self, timeout=None):
         """SIGQUIT (graceful), SIGKILL after timeout seconds: the exit status, None when it had to be killed."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                return self.proc.wait(timeout or self.stop_timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                return None
-        return self.proc.returncode
+        return stop(self.proc, signal.SIGQUIT, timeout or self.stop_timeout)
 
     def log(self):
         with open(f"{self.w}/error.log", errors="replace") as f:
@@ -991,11 +954,7 @@ def verdict_phase(a, w):
                 check(False, f"verdicts ({fe}): {p}")
             check(not problems, f"verdicts ({fe}): {agreed} of {agreed + len(problems)} cases as the corpus says")
     finally:
-        proc.send_signal(signal.SIGQUIT)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, signal.SIGQUIT, 15)
 
 
 def haproxy_conf(w, port):
@@ -1076,21 +1035,10 @@ def load_phase(a, w, ngx, results):
             ]
         # Rounds interleaved over the cases (a b c ... a b c ...), so a neighbour's burst of load on this
         # shared machine hits every case alike; each figure is the median over the rounds, with the range.
-        runs = {name: [] for name, _, _ in cases}
-        for rnd in range(a.rounds):
-            for name, url, tokens in cases:
-                pid = hap.pid if name.startswith("haproxy") else worker[0]
-                if rnd == 0:
-                    wrk(url, f"{w}/{tokens}", 1, pid)   # warm-up: JIT traces, connections, OpenSSL contexts
-                runs[name].append(wrk(url, f"{w}/{tokens}", a.load, pid))
-        med = lambda xs: sorted(xs)[len(xs) // 2]
+        runs = load.rounds([(name, url, f"{w}/{tokens}", hap.pid if name.startswith("haproxy") else worker[0])
+                            for name, url, tokens in cases], a.rounds, a.load)
         for name, _, _ in cases:
-            rs = runs[name]
-            r = {"rps": med([x["rps"] for x in rs]), "rps_min": min(x["rps"] for x in rs),
-                 "rps_max": max(x["rps"] for x in rs), "p99_ms": med([x["p99_ms"] for x in rs]),
-                 "cpu_us_per_request": med([x["cpu_us_per_request"] for x in rs]),
-                 "requests": sum(x["requests"] for x in rs), "non2xx": sum(x["non2xx"] for x in rs),
-                 "socket_errors": sum(x["socket_errors"] for x in rs), "rounds": rs}
+            r = load.summary(runs[name])
             results[name] = r
             wrong_answers += r["non2xx"]
             print(f"      load {name:14s} {r['rps']:7.0f} req/s ({r['rps_min']:.0f}-{r['rps_max']:.0f})  p99 "

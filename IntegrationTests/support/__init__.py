@@ -1,4 +1,5 @@
-"""Mechanisms the gateway harnesses (apache/, envoy/, nginx/) share; each file one mechanism.
+"""Mechanisms the gateway harnesses (apache/, envoy/, forward-auth/, haproxy/, nginx/) share; each file one
+mechanism.
 
 Import with the IntegrationTests folder on sys.path: `from support.http_raw import ...`.
 """

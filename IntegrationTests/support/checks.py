@@ -1,6 +1,7 @@
 """A test program's pass/fail counts: every check counted once, every failure printed with its detail.
 
-nginx/driver.py keeps its own module-level check(): forward-auth and haproxy read driver.passed/failed.
+nginx/driver.py keeps one module-level Tally whose check() module_test.py, plus_configs.py and forward-auth/ share:
+they read driver.passed/failed.
 """
 import sys
 

@@ -5,6 +5,7 @@ http.server handler (its .path and .headers); Content-Length is added here. Erro
 (gateways giving up on a fetch) are not printed: the gateway side counts them.
 """
 import http.server
+import json
 import socket
 import threading
 
@@ -45,6 +46,15 @@ def serve(answer, tls=None, protocol="HTTP/1.1"):
 def json_answer(body, status=200):
     """An answer's triple for a JSON document (bytes)."""
     return status, {"Content-Type": "application/json"}, body
+
+
+def echo_headers(req):
+    """An echo upstream's answer: the request headers it got as JSON, names lower-cased, each name's values as a
+    list in the order they came (a forged copy beside the gateway's shows as a second value)."""
+    seen = {}
+    for k, v in req.headers.raw_items():
+        seen.setdefault(k.lower(), []).append(v)
+    return json_answer(json.dumps(seen).encode())
 
 
 def free_port():
