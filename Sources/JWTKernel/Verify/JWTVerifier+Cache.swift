@@ -4,15 +4,15 @@ extension JWTVerifier {
     /// trusted and the time claims must still hold. False: not a hit (`body` not called).
     func lendCached(
         _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache, at now: Int64?,
-        holding hold: CacheHold? = nil, _ body: (VerifiedToken) -> Void
+        holding hold: CacheHold?, _ body: (VerifiedToken) -> Void
     ) throws(JWTError) -> Bool {
         guard let entry = cache.lookup(hash: hash, policy: policyFingerprint), entry.holds(token) else { return false }
         return try lend(consume entry, token, hash: hash, cache: cache, at: now, holding: hold, body)
     }
 
-    /// The rest of `lendCached` for an entry already known to hold exactly `token` under this
-    /// verifier's policy (found by `lendCached`, or by a probe before routing, `CacheProbe.swift`): key, times, then `body`. `entry` is
-    /// consumed: the lookup's reference goes to `hold` when there is one, so handing it over costs no atomic.
+    /// The rest of `lendCached` for an entry already known to hold exactly `token` under this verifier's policy
+    /// (found by `lendCached`, or by the probe before routing, `CacheProbe.swift`): key, times, then `body`.
+    /// `entry` is consumed: the lookup's reference goes to `hold` when there is one, so holding adds no atomic.
     @inline(__always)
     func lend(
         _ entry: consuming CacheEntry, _ token: UnsafeRawBufferPointer, hash: UInt64, cache: VerifiedTokenCache,

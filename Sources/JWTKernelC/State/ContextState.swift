@@ -8,8 +8,8 @@ import Glibc
 /// (the header's contract), so nothing here is locked.
 ///
 /// After a successful verification the decoded header and claims JSON are either at the start of `arena`
-/// (copied there) or in the cache entry `held` keeps (a cache hit: not copied, the entry is immutable and held
-/// until the next call). `arena` holds behind the documents' room a "shadow" of the same size: a JSON string at
+/// (copied there) or in the cache entry `held` keeps (a cache hit: not copied; the entry is immutable and stays
+/// held at least until the next call). `arena` holds behind the documents' room a "shadow" of the same size: a JSON string at
 /// offset `o` of a document decodes into the shadow at offset `o` (a decoded string is never longer than its
 /// escaped form), so every decoded value has its own place, several stay valid together, and nothing is
 /// allocated per call.
