@@ -1,3 +1,5 @@
+internal import CJWTKernelSIMD
+
 /// Reads the token of an `Authorization: Bearer <token>` value: the one grammar of every front end (the
 /// Swift integrations, the forward-auth agent, and through `jwtk_bearer_token` the nginx module, the Lua
 /// handler and the C library's other hosts). (Not called `BearerAuthorization`: Vapor has a type of that
@@ -38,6 +40,10 @@ public enum AuthorizationHeader {
         guard value[index] == 0x20 else { return nil }
         while index < end, value[index] == 0x20 { index += 1 }
         let token = index
+        // Whole 16-byte blocks with SSE2 (the token is most of the value), then the byte loop decides the rest.
+        if let base = value.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+            index += jkernel_b64token_prefix(base + index, end - index)
+        }
         while index < end, isTokenCharacter(value[index]) { index += 1 }
         guard index > token else { return nil }
         while index < end, value[index] == 0x3D { index += 1 }  // "=" padding, only at the end

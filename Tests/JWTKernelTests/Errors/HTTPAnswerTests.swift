@@ -59,6 +59,33 @@ final class HTTPAnswerTests: XCTestCase {
         }
     }
 
+    /// The same at every position of a 40-byte token, so each byte is judged by the 16-byte vector blocks
+    /// (positions 0-31) and by the byte loop after them (32-39), and by the two when it ends a token ("=" pads).
+    func testEveryByteAtEveryPositionOfALongToken() {
+        let allowed = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/".utf8))
+        let prefix = Array("Bearer ".utf8)
+        for byte in UInt8.min...UInt8.max {
+            for position in 0..<40 {
+                var token = [UInt8](repeating: 0x61, count: 40)
+                token[position] = byte
+                let range = (prefix + token).withUnsafeBytes { AuthorizationHeader.bearerTokenRange(in: $0) }
+                // "=" is padding: it may only end a token (the last byte here); spaces and tabs end the value; a
+                // space first is one more of the 1*SP after the scheme.
+                let expected: Range<Int>?
+                if allowed.contains(byte) || (byte == 0x3D && position == 39) {
+                    expected = 7..<47
+                } else if byte == 0x20 && position == 0 {
+                    expected = 8..<47
+                } else if (byte == 0x20 || byte == 0x09) && position == 39 {
+                    expected = 7..<46
+                } else {
+                    expected = nil
+                }
+                XCTAssertEqual(range, expected, "byte \(byte) at \(position)")
+            }
+        }
+    }
+
     /// The shared corpus (Fixtures/gateway/contract.json) that the C library, Python, the nginx module and the
     /// Lua handler answer too: the bearer grammar and the challenge per status.
     func testGatewayContractCorpus() throws {
