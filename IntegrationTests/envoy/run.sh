@@ -43,6 +43,10 @@ echo "== module (gateways/envoy/build.sh into a temp prefix)"
 t0=$SECONDS
 JWTK_SCRATCH=${JWTK_SCRATCH:-$root/.build-clib} ./gateways/envoy/build.sh "$work/prefix" > "$work/build.log" 2>&1 ||
     { tail -30 "$work/build.log"; summary_fail; }
+# The do-nothing floor filter of the side-by-side rows (floor_module.c), beside the module.
+${CC:-cc} -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror -Igateways/envoy -shared \
+    -o "$work/prefix/lib/envoy/libenvoy_floor.so" IntegrationTests/envoy/floor_module.c >> "$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; summary_fail; }
 t_module=$((SECONDS - t0))
 echo "$(tail -1 "$work/build.log") ($t_module s, library included)"
 

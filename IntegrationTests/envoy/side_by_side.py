@@ -4,8 +4,10 @@ key server and the same policy (issuer, audience, RS256/ES256/HS256, 60 s of clo
 
     side_by_side.py --envoy BIN --module-dir DIR --work DIR [--load SECONDS] [--rounds N] [--instructions N]
 
-One Envoy (--concurrency 1: one worker), seven listeners, every route a direct_response 200:
+One Envoy (--concurrency 1: one worker), eight listeners, every route a direct_response 200:
   nocheck       no filter
+  floor         a dynamic module that does nothing (floor_module.c): what Envoy spends on any dynamic-module
+                filter, which the jwtk module pays too and jwt_authn, compiled into Envoy, does not
   module        the jwtk module, keys from jwks_url (/jwks: the RS256 and ES256 keys and an HS256 secret)
   module_cached the same with libjwtk's verified-token cache ("cache": true)
   module_hs     the module on /hs-jwks (the HS256 secret alone: libjwtk drops a secret published beside
@@ -73,7 +75,7 @@ def main():
     kport = key_srv.server_address[1]
     jwks_url = f"http://127.0.0.1:{kport}/jwks"
     hs_url = f"http://127.0.0.1:{kport}/hs-jwks"
-    names = ["nocheck", "module", "module_cached", "module_hs", "authn", "authn_cached", "authn_hs"]
+    names = ["nocheck", "floor", "module", "module_cached", "module_hs", "authn", "authn_cached", "authn_hs"]
     ports = {n: free_port() for n in names}
     admin = free_port()
 
@@ -96,7 +98,8 @@ def main():
             "rules": [{"match": {"prefix": "/"}, "requires": {"provider_name": "p"}}]}}
 
     def listener(name):
-        filters = {"nocheck": [], "module": [module_filter(False)], "module_cached": [module_filter(True)],
+        filters = {"nocheck": [], "floor": [envoy_config.floor_filter()],
+                   "module": [module_filter(False)], "module_cached": [module_filter(True)],
                    "authn": [authn_filter(False)], "authn_cached": [authn_filter(True)],
                    "module_hs": [module_filter(False, hs_url)], "authn_hs": [authn_filter(False, hs_url)]}[name]
         return envoy_config.listener(name, ports[name], filters, route=envoy_config.DIRECT_200)
@@ -229,7 +232,8 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
     print(f"load: {a.tokens} tokens per algorithm minted in {time.time() - t0:.1f} s; wrk -t1 -c32, "
           f"{a.rounds} rounds x {a.load} s, interleaved")
     url = lambda name: f"http://127.0.0.1:{ports[name]}/"
-    rows = [("unchecked route", "nocheck", files["RS256"])]
+    rows = [("unchecked route", "nocheck", files["RS256"]),
+            ("a dynamic module that does nothing", "floor", files["RS256"])]
     for alg in ("RS256", "ES256", "HS256"):
         sfx = "_hs" if alg == "HS256" else ""
         rows += [(f"jwtk module {alg}", "module" + sfx, files[alg]), (f"jwt_authn {alg}", "authn" + sfx, files[alg])]
@@ -250,7 +254,8 @@ def instructions_phase(a, bootstrap, ports, rs, es, hs, claims):
             for k in (rs, es, hs)}
     toks["cached"] = [token(rs, claims(sub="cached"))]
     bearer_of = lambda ts: (lambda i: {"Authorization": "Bearer " + ts[i % len(ts)]})
-    rows = [("unchecked route", ports["nocheck"], bearer_of(toks["RS256"]))]
+    rows = [("unchecked route", ports["nocheck"], bearer_of(toks["RS256"])),
+            ("a dynamic module that does nothing", ports["floor"], bearer_of(toks["RS256"]))]
     for alg in ("RS256", "ES256", "HS256"):
         sfx = "_hs" if alg == "HS256" else ""
         rows += [(f"jwtk module {alg}", ports["module" + sfx], bearer_of(toks[alg])),
