@@ -14,12 +14,12 @@ CPU model may lead OpenSSL and BoringSSL down other code paths than the real CPU
 not time.
 """
 import glob
-import http.client
 import os
 import subprocess
 import time
 
 from envoy_process import Envoy
+from support.keepalive import Client
 from support.waiting import wait_for
 
 WARM_UP = 20
@@ -58,25 +58,16 @@ class CallgrindEnvoy:
 
         return max(totals) if wait_for(complete, 60, 0.5) else 0
 
-    def count(self, port, headers_for, n):
-        """(instructions per request, the statuses of the n counted requests); headers_for(i) gives request i's
-        headers."""
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-
-        def get(i):
-            conn.request("GET", "/", headers=headers_for(i))
-            r = conn.getresponse()
-            r.read()
-            return r.status
-
-        try:
-            for i in range(WARM_UP):
-                get(i)
-            self._control("-z")
-            statuses = [get(WARM_UP + i) for i in range(n)]
-            self._control("-d")
-        finally:
-            conn.close()
+    def count(self, port, tokens, n):
+        """(instructions per request, the statuses of the n counted requests); request i sends the bearer token
+        tokens[i % len(tokens)]."""
+        c = Client(port)
+        get = lambda i: c.get("/", token=tokens[i % len(tokens)], timeout=120)[0]
+        for i in range(WARM_UP):
+            get(i)
+        self._control("-z")
+        statuses = [get(WARM_UP + i) for i in range(n)]
+        self._control("-d")
         self.part += 1
         return self._worker_total() / n, statuses
 
@@ -89,13 +80,13 @@ class CallgrindEnvoy:
 
 
 def table(a, cg, rows, check):
-    """Counts each row (label, port, headers_for) and prints the markdown table; check(name, ok, detail)."""
+    """Counts each row (label, port, tokens) and prints the markdown table; check(name, ok, detail)."""
     print(f"\n| row (callgrind, {a.instructions} requests) | instructions per request |")
     print("|---|---:|")
     result = {}
     t0 = time.time()
-    for label, port, headers_for in rows:
-        per, statuses = cg.count(port, headers_for, a.instructions)
+    for label, port, tokens in rows:
+        per, statuses = cg.count(port, tokens, a.instructions)
         result[label] = per
         check(f"instructions {label}: every answer 200", per > 0 and all(s == 200 for s in statuses),
               (per, sorted(set(statuses))))
