@@ -10,6 +10,7 @@
 # in the real Envoy, then lifecycle_test.py (configuration updates, drains, a hot restart: thread counts). Prints
 # each step's seconds.
 #   IntegrationTests/envoy/run.sh --load 5    also load beside jwt_authn: wrk, 5 s per run, 3 interleaved rounds
+#                                             (--rounds N for more: medians steadier on a busy machine)
 #   IntegrationTests/envoy/run.sh --load 5 --instructions 200
 #                                             and the same rows in instructions per request (an Envoy under
 #                                             valgrind's callgrind, 200 requests per row; about 3 minutes)
@@ -20,12 +21,14 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 load=0
+rounds=3
 instr=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --load) load=${2:?--load SECONDS}; shift 2 ;;
+        --rounds) rounds=${2:?--rounds N}; shift 2 ;;
         --instructions) instr=${2:?--instructions REQUESTS}; shift 2 ;;
-        *) echo "usage: run.sh [--load SECONDS] [--instructions REQUESTS]" >&2; exit 2 ;;
+        *) echo "usage: run.sh [--load SECONDS [--rounds N]] [--instructions REQUESTS]" >&2; exit 2 ;;
     esac
 done
 t_all=$SECONDS
@@ -108,7 +111,8 @@ harness lifecycle lifecycle_test.py lifecycle.log lifecycle
 life_p=$h_p life_f=$h_f life_rc=$h_rc life_t=$h_t
 # Beside Envoy's own jwt_authn in the same Envoy: verdicts on every case both express, the documented differences,
 # with --load the wrk rows, with --instructions the callgrind rows (docs/ENVOY.md).
-harness side-by-side side_by_side.py side-run.log "beside jwt_authn" --load "$load" --instructions "$instr"
+harness side-by-side side_by_side.py side-run.log "beside jwt_authn" --load "$load" --rounds "$rounds" \
+    --instructions "$instr"
 side_p=$h_p side_f=$h_f side_rc=$h_rc side_t=$h_t
 echo "stage times: module build $t_module s, venv $t_venv s, envoy test $env_t s, lifecycle $life_t s," \
     "beside jwt_authn $side_t s, total $((SECONDS - t_all)) s"
