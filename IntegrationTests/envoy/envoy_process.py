@@ -8,14 +8,16 @@ from support.processes import stop  # (its importers put IntegrationTests on sys
 
 
 class Envoy:
-    def __init__(self, envoy_bin, module_dir, bootstrap, conf_path, log_path, args, indent=None):
-        """Writes bootstrap (a dict) as JSON to conf_path and starts envoy_bin -c conf_path --log-level warn ARGS."""
+    def __init__(self, envoy_bin, module_dir, bootstrap, conf_path, log_path, args, indent=None, wrapper=()):
+        """Writes bootstrap (a dict) as JSON to conf_path and starts envoy_bin -c conf_path --log-level warn ARGS,
+        under the command wrapper when given (valgrind and its options: self.pid is then valgrind's, which is the
+        Envoy process itself, as valgrind runs its guest in its own process)."""
         with open(conf_path, "w") as f:
             json.dump(bootstrap, f, indent=indent)
         self.log_path = log_path
         self.log = open(log_path, "w")
         env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=module_dir)
-        self.proc = subprocess.Popen([envoy_bin, "-c", conf_path, "--log-level", "warn"] + list(args),
+        self.proc = subprocess.Popen(list(wrapper) + [envoy_bin, "-c", conf_path, "--log-level", "warn"] + list(args),
                                      env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid
 

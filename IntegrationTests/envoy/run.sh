@@ -10,6 +10,10 @@
 # in the real Envoy, then lifecycle_test.py (configuration updates, drains, a hot restart: thread counts). Prints
 # each step's seconds.
 #   IntegrationTests/envoy/run.sh --load 5    also load beside jwt_authn: wrk, 5 s per run, 3 interleaved rounds
+#                                             (--rounds N for more: medians steadier on a busy machine)
+#   IntegrationTests/envoy/run.sh --load 5 --instructions 200
+#                                             and the same rows in instructions per request (an Envoy under
+#                                             valgrind's callgrind, 200 requests per row; about 3 minutes)
 # side_by_side.py always runs the verdict comparison with Envoy's jwt_authn in the same Envoy (about 1 s); the load
 # rows only with --load.
 # Ends with one line: envoy: N passed, M failed
@@ -17,10 +21,14 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 load=0
+rounds=3
+instr=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --load) load=${2:?--load SECONDS}; shift 2 ;;
-        *) echo "usage: run.sh [--load SECONDS]" >&2; exit 2 ;;
+        --rounds) rounds=${2:?--rounds N}; shift 2 ;;
+        --instructions) instr=${2:?--instructions REQUESTS}; shift 2 ;;
+        *) echo "usage: run.sh [--load SECONDS [--rounds N]] [--instructions REQUESTS]" >&2; exit 2 ;;
     esac
 done
 t_all=$SECONDS
@@ -29,6 +37,7 @@ summary_fail() { echo "envoy: 0 passed, 1 failed"; exit 1; }
 "$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config python3 python3-venv binutils \
     gcc libc6-dev >/dev/null || summary_fail
 if [ "$load" != 0 ]; then "$root/scripts/apt-deps.sh" wrk >/dev/null || summary_fail; fi
+if [ "$instr" != 0 ]; then "$root/scripts/apt-deps.sh" valgrind >/dev/null || summary_fail; fi
 
 work=$(mktemp -d /tmp/jwtk-envoy.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -36,6 +45,10 @@ trap 'rm -rf "$work"' EXIT
 echo "== module (gateways/envoy/build.sh into a temp prefix)"
 t0=$SECONDS
 JWTK_SCRATCH=${JWTK_SCRATCH:-$root/.build-clib} ./gateways/envoy/build.sh "$work/prefix" > "$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; summary_fail; }
+# The do-nothing floor filter of the side-by-side rows (floor_module.c), beside the module.
+${CC:-cc} -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror -Igateways/envoy -shared \
+    -o "$work/prefix/lib/envoy/libenvoy_floor.so" IntegrationTests/envoy/floor_module.c >> "$work/build.log" 2>&1 ||
     { tail -30 "$work/build.log"; summary_fail; }
 t_module=$((SECONDS - t0))
 echo "$(tail -1 "$work/build.log") ($t_module s, library included)"
@@ -97,8 +110,9 @@ env_p=$h_p env_f=$h_f env_rc=$h_rc env_t=$h_t
 harness lifecycle lifecycle_test.py lifecycle.log lifecycle
 life_p=$h_p life_f=$h_f life_rc=$h_rc life_t=$h_t
 # Beside Envoy's own jwt_authn in the same Envoy: verdicts on every case both express, the documented differences,
-# and with --load the wrk rows (docs/ENVOY.md).
-harness side-by-side side_by_side.py side-run.log "beside jwt_authn" --load "$load"
+# with --load the wrk rows, with --instructions the callgrind rows (docs/ENVOY.md).
+harness side-by-side side_by_side.py side-run.log "beside jwt_authn" --load "$load" --rounds "$rounds" \
+    --instructions "$instr"
 side_p=$h_p side_f=$h_f side_rc=$h_rc side_t=$h_t
 echo "stage times: module build $t_module s, venv $t_venv s, envoy test $env_t s, lifecycle $life_t s," \
     "beside jwt_authn $side_t s, total $((SECONDS - t_all)) s"

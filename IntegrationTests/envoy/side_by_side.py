@@ -2,10 +2,12 @@
 """The jwt-kernel module beside Envoy's own jwt_authn, in the same Envoy 1.40, on the same keys served by the same
 key server and the same policy (issuer, audience, RS256/ES256/HS256, 60 s of clock skew). Driven by run.sh:
 
-    side_by_side.py --envoy BIN --module-dir DIR --work DIR [--load SECONDS] [--rounds N]
+    side_by_side.py --envoy BIN --module-dir DIR --work DIR [--load SECONDS] [--rounds N] [--instructions N]
 
-One Envoy (--concurrency 1: one worker), seven listeners, every route a direct_response 200:
+One Envoy (--concurrency 1: one worker), eight listeners, every route a direct_response 200:
   nocheck       no filter
+  floor         a dynamic module that does nothing (floor_module.c): what Envoy spends on any dynamic-module
+                filter, which the jwtk module pays too and jwt_authn, compiled into Envoy, does not
   module        the jwtk module, keys from jwks_url (/jwks: the RS256 and ES256 keys and an HS256 secret)
   module_cached the same with libjwtk's verified-token cache ("cache": true)
   module_hs     the module on /hs-jwks (the HS256 secret alone: libjwtk drops a secret published beside
@@ -18,6 +20,9 @@ each answers as stated, so the documented table is what Envoy does.
 Load (--load SECONDS > 0): wrk -t1 -c32 with distinct tokens for RS256, ES256 and HS256, one repeated token for the
 cached rows, and the unchecked route; rounds interleaved over the rows, medians with the range, and the worker's
 CPU time per request (IntegrationTests/support/load.py's rounds). Prints a markdown table of the medians.
+Instructions (--instructions N > 0): the same rows in an Envoy under valgrind's callgrind, N requests each,
+instructions per request of the worker thread (instructions.py): steady from run to run where req/s and CPU time
+are not.
 Ends with one line: side-by-side: N passed, M failed
 """
 import argparse
@@ -29,6 +34,7 @@ import time
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from envoy_test import raw_request
 import envoy_config
+import instructions
 from envoy_process import Envoy
 from support import load  # (envoy_test put IntegrationTests on sys.path)
 from support.checks import Tally
@@ -50,6 +56,8 @@ def main():
     ap.add_argument("--load", type=int, default=0, help="seconds per wrk run (0: verdicts only)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tokens", type=int, default=2000, help="distinct tokens per algorithm for the load rows")
+    ap.add_argument("--instructions", type=int, default=0,
+                    help="requests per row counted under callgrind (0: none; instructions.py)")
     a = ap.parse_args()
     t_start = time.time()
     rs = Key("rs1", "RS256", rsa.generate_private_key(public_exponent=65537, key_size=2048))
@@ -67,7 +75,7 @@ def main():
     kport = key_srv.server_address[1]
     jwks_url = f"http://127.0.0.1:{kport}/jwks"
     hs_url = f"http://127.0.0.1:{kport}/hs-jwks"
-    names = ["nocheck", "module", "module_cached", "module_hs", "authn", "authn_cached", "authn_hs"]
+    names = ["nocheck", "floor", "module", "module_cached", "module_hs", "authn", "authn_cached", "authn_hs"]
     ports = {n: free_port() for n in names}
     admin = free_port()
 
@@ -90,7 +98,8 @@ def main():
             "rules": [{"match": {"prefix": "/"}, "requires": {"provider_name": "p"}}]}}
 
     def listener(name):
-        filters = {"nocheck": [], "module": [module_filter(False)], "module_cached": [module_filter(True)],
+        filters = {"nocheck": [], "floor": [envoy_config.floor_filter()],
+                   "module": [module_filter(False)], "module_cached": [module_filter(True)],
                    "authn": [authn_filter(False)], "authn_cached": [authn_filter(True)],
                    "module_hs": [module_filter(False, hs_url)], "authn_hs": [authn_filter(False, hs_url)]}[name]
         return envoy_config.listener(name, ports[name], filters, route=envoy_config.DIRECT_200)
@@ -202,6 +211,9 @@ def main():
 
         if a.load > 0:
             load_phase(a, envoy.pid, ports, rs, es, hs, claims, now)
+        if a.instructions > 0:
+            envoy.stop()   # the counting Envoy listens on the same ports
+            instructions_phase(a, bootstrap, ports, rs, es, hs, claims)
     finally:
         code = envoy.stop()
         check("envoy exited cleanly", "Backtrace" not in envoy.log_text() and code in (0, -15), code)
@@ -220,7 +232,8 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
     print(f"load: {a.tokens} tokens per algorithm minted in {time.time() - t0:.1f} s; wrk -t1 -c32, "
           f"{a.rounds} rounds x {a.load} s, interleaved")
     url = lambda name: f"http://127.0.0.1:{ports[name]}/"
-    rows = [("unchecked route", "nocheck", files["RS256"])]
+    rows = [("unchecked route", "nocheck", files["RS256"]),
+            ("a dynamic module that does nothing", "floor", files["RS256"])]
     for alg in ("RS256", "ES256", "HS256"):
         sfx = "_hs" if alg == "HS256" else ""
         rows += [(f"jwtk module {alg}", "module" + sfx, files[alg]), (f"jwt_authn {alg}", "authn" + sfx, files[alg])]
@@ -233,6 +246,32 @@ def load_phase(a, pid, ports, rs, es, hs, claims, now):
         print(f"load ratio {alg}: module / jwt_authn = {result[f'jwtk module {alg}'] / result[f'jwt_authn {alg}']:.2f}")
     print(f"load ratio cached module / unchecked = "
           f"{result['jwtk module cached (RS256)'] / result['unchecked route']:.2f}")
+
+
+def instructions_phase(a, bootstrap, ports, rs, es, hs, claims):
+    """The load rows again, counted in instructions per request under callgrind (instructions.py)."""
+    toks = {k.alg: [token(k, claims(sub=f"count-{i}")) for i in range(instructions.WARM_UP + a.instructions)]
+            for k in (rs, es, hs)}
+    toks["cached"] = [token(rs, claims(sub="cached"))]
+    rows = [("unchecked route", ports["nocheck"], toks["RS256"]),
+            ("a dynamic module that does nothing", ports["floor"], toks["RS256"])]
+    for alg in ("RS256", "ES256", "HS256"):
+        sfx = "_hs" if alg == "HS256" else ""
+        rows += [(f"jwtk module {alg}", ports["module" + sfx], toks[alg]),
+                 (f"jwt_authn {alg}", ports["authn" + sfx], toks[alg])]
+    rows += [("jwtk module cached (RS256)", ports["module_cached"], toks["cached"]),
+             ("jwt_authn cached (RS256)", ports["authn_cached"], toks["cached"])]
+    cg = instructions.CallgrindEnvoy(a.envoy, a.module_dir, bootstrap, a.work, os.getpid() % 60000 + 3000)
+    try:
+        first = toks["RS256"][0]
+        probe = lambda: all(raw_request(ports[n], [b"Authorization: Bearer " + first.encode()], timeout=30)[0] == 200
+                            for n in ("module", "authn"))
+        up = cg.wait_up(probe)
+        check("instructions: envoy up under callgrind with the keys loaded", up, cg.envoy.tail(10) if not up else "")
+        if up:
+            instructions.table(a, cg, rows, check)
+    finally:
+        cg.stop()
 
 
 if __name__ == "__main__":
