@@ -14,6 +14,10 @@
 #   IntegrationTests/envoy/run.sh --load 5 --instructions 200
 #                                             and the same rows in instructions per request (an Envoy under
 #                                             valgrind's callgrind, 200 requests per row; about 3 minutes)
+#   IntegrationTests/envoy/run.sh --memcheck
+#                                             and envoy_test.py's whole pass again with Envoy under valgrind's
+#                                             memcheck (memcheck.py, memcheck.supp): any error or definitely lost
+#                                             block through the module or libjwtk fails; ~15 s more (CI runs it)
 # side_by_side.py always runs the verdict comparison with Envoy's jwt_authn in the same Envoy (about 1 s); the load
 # rows only with --load.
 # Ends with one line: envoy: N passed, M failed
@@ -23,12 +27,14 @@ root=$PWD
 load=0
 rounds=3
 instr=0
+memcheck=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --load) load=${2:?--load SECONDS}; shift 2 ;;
         --rounds) rounds=${2:?--rounds N}; shift 2 ;;
         --instructions) instr=${2:?--instructions REQUESTS}; shift 2 ;;
-        *) echo "usage: run.sh [--load SECONDS [--rounds N]] [--instructions REQUESTS]" >&2; exit 2 ;;
+        --memcheck) memcheck=1; shift ;;
+        *) echo "usage: run.sh [--load SECONDS [--rounds N]] [--instructions REQUESTS] [--memcheck]" >&2; exit 2 ;;
     esac
 done
 t_all=$SECONDS
@@ -37,7 +43,7 @@ summary_fail() { echo "envoy: 0 passed, 1 failed"; exit 1; }
 "$root/scripts/apt-deps.sh" libssl-dev libxxhash-dev libcurl4-openssl-dev pkg-config python3 python3-venv binutils \
     gcc libc6-dev >/dev/null || summary_fail
 if [ "$load" != 0 ]; then "$root/scripts/apt-deps.sh" wrk >/dev/null || summary_fail; fi
-if [ "$instr" != 0 ]; then "$root/scripts/apt-deps.sh" valgrind >/dev/null || summary_fail; fi
+if [ "$instr" != 0 ] || [ "$memcheck" = 1 ]; then "$root/scripts/apt-deps.sh" valgrind >/dev/null || summary_fail; fi
 
 work=$(mktemp -d /tmp/jwtk-envoy.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -106,6 +112,12 @@ harness() {
 
 harness envoy envoy_test.py test.log "in envoy"
 env_p=$h_p env_f=$h_f env_rc=$h_rc env_t=$h_t
+# The same pass with Envoy under valgrind's memcheck: the module and libjwtk inside the real Envoy.
+mem_p=0 mem_f=0 mem_rc=0 mem_t=0
+if [ "$memcheck" = 1 ]; then
+    harness memcheck memcheck.py memcheck.log "in envoy under memcheck"
+    mem_p=$h_p mem_f=$h_f mem_rc=$h_rc mem_t=$h_t
+fi
 # Configuration updates (LDS from a file), drains and a hot restart: no refresher thread left behind.
 harness lifecycle lifecycle_test.py lifecycle.log lifecycle
 life_p=$h_p life_f=$h_f life_rc=$h_rc life_t=$h_t
@@ -114,8 +126,8 @@ life_p=$h_p life_f=$h_f life_rc=$h_rc life_t=$h_t
 harness side-by-side side_by_side.py side-run.log "beside jwt_authn" --load "$load" --rounds "$rounds" \
     --instructions "$instr"
 side_p=$h_p side_f=$h_f side_rc=$h_rc side_t=$h_t
-echo "stage times: module build $t_module s, venv $t_venv s, envoy test $env_t s, lifecycle $life_t s," \
+echo "stage times: module build $t_module s, venv $t_venv s, envoy test $env_t s, memcheck $mem_t s, lifecycle $life_t s," \
     "beside jwt_authn $side_t s, total $((SECONDS - t_all)) s"
-echo "envoy: $((env_p + mock_p + life_p + side_p)) passed, $((env_f + mock_f + life_f + side_f)) failed"
-[ "$env_rc" = 0 ] && [ "$life_rc" = 0 ] && [ "$side_rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ] &&
+echo "envoy: $((env_p + mock_p + mem_p + life_p + side_p)) passed, $((env_f + mock_f + mem_f + life_f + side_f)) failed"
+[ "$env_rc" = 0 ] && [ "$mem_rc" = 0 ] && [ "$mem_f" = 0 ] && [ "$life_rc" = 0 ] && [ "$side_rc" = 0 ] && [ "$mock_f" = 0 ] && [ "$env_f" = 0 ] &&
     [ "$life_f" = 0 ] && [ "$side_f" = 0 ]
