@@ -30,7 +30,10 @@ from envoy_process import Envoy  # noqa: E402
 from support.processes import stop  # noqa: E402
 from support.waiting import wait_for  # noqa: E402
 
-OURS = ("libjwtk_envoy.so", "libjwtk.so")
+# A frame is ours when it names our objects (frames without debug information: "(in .../libjwtk.so.0)") or our
+# sources (with it, the object is not named; --fullpath-after= gives the whole source path): the module's C
+# (gateways/envoy/) and libjwtk's Swift and C (Sources/).
+OURS = ("libjwtk_envoy.so", "libjwtk.so", "/gateways/envoy/", "/Sources/")
 VALGRIND_LOG = "valgrind.log"
 STARTED = {}
 
@@ -44,7 +47,7 @@ class MemcheckEnvoy(Envoy):
                          wrapper=["valgrind", "--tool=memcheck", "--track-origins=no", "--error-exitcode=99",
                                   "--soname-synonyms=somalloc=NONE", "--leak-check=full",
                                   "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
-                                  "--num-callers=40", f"--suppressions={os.path.join(HERE, 'memcheck.supp')}",
+                                  "--num-callers=40", "--fullpath-after=", f"--suppressions={os.path.join(HERE, 'memcheck.supp')}",
                                   f"--log-file={STARTED['log']}"])
         port = bootstrap["admin"]["address"]["socket_address"]["port_value"]
         up = wait_for(lambda: envoy_test.admin_get(port, "/ready")[0] == 200 or self.poll() is not None, 240, 1)
@@ -90,6 +93,8 @@ def reports(text):
     for b in blocks(text):
         if not any(FRAME.match(l) for l in b):
             continue
+        if re.match(r"Thread \d+:", b[0].strip()):
+            b = b[1:]   # (which thread, printed before a report when it changed)
         head = b[0].strip()
         if "lost in loss record" in head or "still reachable in loss record" in head:
             if "definitely lost in loss record" not in head:
