@@ -441,7 +441,9 @@ def main():
                        '{"claim_headers": {"Authorization": "sub"}}', '{"claim_headers": ["sub"]}',
                        '{"jwks_file": "/nonexistent/jwks.json"}', '{"issuers": ["x"], "bogus": 1}', '{"a":',
                        '{"realm": "\\ud800"}', '{"issuers": ' + "[" * 200 + "]" * 200 + "}",
-                       '{"audiences": "api"}', '{} trailing']
+                       '{"audiences": "api"}', '{} trailing',
+                       '{"token_header": "x-jwt", "token_cookie": "jwt"}', '{"token_prefix": "Bearer "}',
+                       '{"token_header": "bad header"}', '{"token_cookie": ""}', '{"strip_authorization": "yes"}']
         env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
         for i, value in enumerate(bad_configs + [None]):
             fc["value"] = value if value is not None else json.dumps(configs["good"])
