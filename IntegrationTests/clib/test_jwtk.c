@@ -145,6 +145,22 @@ static void test_gateway_contract(void) {
     CHECK(t.ptr == NULL && t.len == 0, "empty value: no token");
     CHECK_STATUS(jwtk_bearer_token(NULL, 3, &t), JWTK_E_NULL, "NULL value with a length");
     CHECK_STATUS(jwtk_bearer_token(h, strlen(h), NULL), JWTK_E_NULL, "NULL out");
+    {   /* The cookie grammar (RFC 6265 cookie-string): first pair of the name, DQUOTEs taken off. */
+        const char *ck = "xjwt=no; jwt=\"ab.c\" ;jwt=second; bare; e=";
+        CHECK_STATUS(jwtk_cookie_value(ck, strlen(ck), "jwt", 3, &t), JWTK_OK, "cookie");
+        CHECK(t.len == 4 && t.ptr == strstr(ck, "ab.c"), "cookie value points into the header, unquoted");
+        CHECK_STATUS(jwtk_cookie_value(ck, strlen(ck), "e", 1, &t), JWTK_OK, "empty cookie");
+        CHECK(t.ptr != NULL && t.len == 0, "an empty value is present, len 0");
+        CHECK_STATUS(jwtk_cookie_value(ck, strlen(ck), "bare", 4, &t), JWTK_OK, "a pair without =");
+        CHECK(t.ptr == NULL && t.len == 0, "a pair without = is no cookie");
+        CHECK_STATUS(jwtk_cookie_value(ck, strlen(ck), "wt", 2, &t), JWTK_OK, "a name suffix");
+        CHECK(t.ptr == NULL && t.len == 0, "a suffix of a name matches nothing");
+        CHECK_STATUS(jwtk_cookie_value(NULL, 0, "jwt", 3, &t), JWTK_OK, "no header");
+        CHECK(t.ptr == NULL && t.len == 0, "no header: absent");
+        CHECK_STATUS(jwtk_cookie_value(NULL, 4, "jwt", 3, &t), JWTK_E_NULL, "NULL header with a length");
+        CHECK_STATUS(jwtk_cookie_value(ck, strlen(ck), NULL, 3, &t), JWTK_E_NULL, "NULL name with a length");
+        CHECK_STATUS(jwtk_cookie_value(ck, strlen(ck), "jwt", 3, NULL), JWTK_E_NULL, "NULL out (cookie)");
+    }
     CHECK_STATUS(jwtk_challenge(JWTK_EXPIRED, "api", 3, NULL, 0, buf, sizeof buf, &n), JWTK_OK, "challenge");
     CHECK(n == strlen("Bearer realm=\"api\", error=\"invalid_token\"")
           && memcmp(buf, "Bearer realm=\"api\", error=\"invalid_token\"", n) == 0, "challenge bytes");

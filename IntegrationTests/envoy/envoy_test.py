@@ -160,6 +160,11 @@ def main():
         # The payload in dynamic metadata as jwt_authn's payload_in_metadata, read by an RBAC filter after the
         # module with a policy written for jwt_authn (its namespace, its key path).
         "rbac": dict(base, jwks_file=jwks_file, realm=REALM, payload_in_metadata="jwt_payload"),
+        # Other token sources (jwt_authn's from_headers, with and without value_prefix, and from_cookies), and
+        # Authorization stripped before the upstream (jwt_authn's forward: false).
+        "hdr": dict(base, jwks_file=jwks_file, realm=REALM, token_header="X-JWT"),
+        "hdrp": dict(base, jwks_file=jwks_file, realm=REALM, token_header="x-auth", token_prefix="Token "),
+        "cookie": dict(base, jwks_file=jwks_file, realm=REALM, token_cookie="jwt", strip_authorization=True),
     }
     # The verdict corpus (Tests/JWTKernelTests/Fixtures/gateway/verdicts.json): a listener per configuration,
     # the configuration as written plus the module's own members (its key file for any issuer: "unrouted").
@@ -322,6 +327,50 @@ def main():
         check("two Authorization headers: 401 realm-only", st == 401 and hget(h, "www-authenticate") == NO_TOKEN,
               (st, h))
 
+        # Token sources other than Authorization: Bearer; only the configured one is read.
+        st, h, body = req("hdr", [b"X-Jwt: " + good.encode()])
+        check("token_header: a valid token 200", st == 200, st)
+        st, h, body = req("hdr", [b"X-Jwt: " + keys.token(key=keys.other).encode()])
+        check("token_header: a bad signature 401 invalid_token", st == 401 and hget(h, "www-authenticate") == INVALID,
+              (st, h))
+        bad = keys.token(key=keys.other)
+        check("token_header: the token is not echoed", bad.encode() not in body and all(bad not in v for _, v in h), "")
+        st, h, _ = req("hdr", [b"X-Jwt: Bearer " + good.encode()])
+        check("token_header: the whole value is the token (no prefix configured): 401", st == 401, st)
+        st, h, _ = req("hdr", [b"Authorization: Bearer " + good.encode()])
+        check("token_header: Authorization is not read: 401 realm-only",
+              st == 401 and hget(h, "www-authenticate") == NO_TOKEN, (st, h))
+        st, h, body = req("hdr", [b"X-Jwt: " + good.encode(), b"Authorization: Bearer x"])
+        check("token_header: Authorization kept by default",
+              st == 200 and dict(upstream_headers(body) or []).get("authorization") == "Bearer x", (st, body[:200]))
+        st, h, _ = req("hdr", [b"X-Jwt: " + good.encode(), b"X-Jwt: " + good.encode()])
+        check("token_header: two headers refused (401)", st == 401, st)
+        st, h, _ = req("hdrp", [b"X-Auth: Token " + good.encode()])
+        check("token_prefix: the value after the prefix: 200", st == 200, st)
+        st, h, _ = req("hdrp", [b"X-Auth: " + good.encode()])
+        check("token_prefix: no prefix: 401 realm-only", st == 401 and hget(h, "www-authenticate") == NO_TOKEN, (st, h))
+        st, h, body = req("cookie", [b"Cookie: a=1; xjwt=nope; jwt=" + good.encode() + b"; b=2",
+                                     b"Authorization: Basic dXNlcjpwYXNz"])
+        up = upstream_headers(body) or []
+        check("token_cookie: a valid token among other cookies 200", st == 200, st)
+        check("strip_authorization: the upstream sees no Authorization",
+              st == 200 and not [k for k, _ in up if k == "authorization"], up)
+        check("token_cookie: the Cookie header itself passes on", any(k == "cookie" for k, _ in up), up)
+        st, h, _ = req("cookie", [b"Cookie: jwt=\"" + good.encode() + b"\""])
+        check("token_cookie: a quoted value 200", st == 200, st)
+        st, h, _ = req("cookie", [b"Cookie: a=1; xjwt=" + good.encode()])
+        check("token_cookie: cookie absent: 401 realm-only", st == 401 and hget(h, "www-authenticate") == NO_TOKEN,
+              (st, h))
+        st, h, _ = req("cookie", [b"Authorization: Bearer " + good.encode()])
+        check("token_cookie: Authorization is not read: 401 realm-only",
+              st == 401 and hget(h, "www-authenticate") == NO_TOKEN, (st, h))
+        st, h, _ = req("cookie", [b"Cookie: jwt="])
+        check("token_cookie: an empty value is no token: 401 realm-only",
+              st == 401 and hget(h, "www-authenticate") == NO_TOKEN, (st, h))
+        st, h, _ = req("cookie", [b"Cookie: jwt=" + keys.token(key=keys.other).encode()])
+        check("token_cookie: a bad signature 401 invalid_token", st == 401 and hget(h, "www-authenticate") == INVALID,
+              (st, h))
+
         # The bearer corpus of the gateway contract.
         with open(os.path.join(ROOT, "Tests/JWTKernelTests/Fixtures/gateway/contract.json")) as f:
             corpus = json.load(f)["bearer"]
@@ -392,7 +441,9 @@ def main():
                        '{"claim_headers": {"Authorization": "sub"}}', '{"claim_headers": ["sub"]}',
                        '{"jwks_file": "/nonexistent/jwks.json"}', '{"issuers": ["x"], "bogus": 1}', '{"a":',
                        '{"realm": "\\ud800"}', '{"issuers": ' + "[" * 200 + "]" * 200 + "}",
-                       '{"audiences": "api"}', '{} trailing']
+                       '{"audiences": "api"}', '{} trailing',
+                       '{"token_header": "x-jwt", "token_cookie": "jwt"}', '{"token_prefix": "Bearer "}',
+                       '{"token_header": "bad header"}', '{"token_cookie": ""}', '{"strip_authorization": "yes"}']
         env = dict(os.environ, ENVOY_DYNAMIC_MODULES_SEARCH_PATH=a.module_dir)
         for i, value in enumerate(bad_configs + [None]):
             fc["value"] = value if value is not None else json.dumps(configs["good"])

@@ -22,6 +22,16 @@
  *                                          "metadata_namespace"), key "jwt_payload", value the claims as a
  *                                          google.protobuf.Struct, so RBAC rules written for jwt_authn match
  *   "metadata_namespace": "..."            the namespace of payload_in_metadata
+ *   "token_header": "x-jwt"                the token is this request header's whole value (jwt_authn's
+ *                                          from_headers without value_prefix) instead of Authorization: Bearer
+ *   "token_prefix": "Bearer "              with token_header: the value must start with this (byte for
+ *                                          byte) and the token is the rest (jwt_authn's value_prefix)
+ *   "token_cookie": "jwt"                  the token is this cookie's value (jwt_authn's from_cookies), read
+ *                                          from the Cookie header by jwtk_cookie_value
+ *                                          With token_header or token_cookie, only that source is read
+ *                                          (jwt_authn with one source); the two are exclusive.
+ *   "strip_authorization": true            an allowed request goes upstream without its Authorization
+ *                                          header (jwt_authn's forward: false); default false: kept
  *
  * Counters (Envoy stats, defined per filter configuration, summed over configurations by name):
  * "jwtk.allowed", and "jwtk.denied" with the label "reason" (the jwtk status name: no_token, expired,
@@ -78,6 +88,13 @@ typedef struct filter_config {
     size_t realm_len;
     claim_header *claims;
     size_t n_claims;
+    char *token_header;  /* lower-case; NULL: Authorization: Bearer */
+    size_t token_header_len;
+    char *token_prefix;  /* with token_header, or NULL */
+    size_t token_prefix_len;
+    char *token_cookie;  /* NULL: no cookie */
+    size_t token_cookie_len;
+    int strip_authorization;
 } filter_config;
 
 static envoy_dynamic_module_type_module_buffer mbuf_(const char *p, size_t n)
@@ -416,6 +433,25 @@ static int is_tchar(unsigned char c)
            (c && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
+/* A JSON true or false; 0 on success. */
+static int read_bool(scan *s, int *out)
+{
+    if (s->end - s->p >= 4 && !memcmp(s->p, "true", 4)) { *out = 1; s->p += 4; return 0; }
+    if (s->end - s->p >= 5 && !memcmp(s->p, "false", 5)) { *out = 0; s->p += 5; return 0; }
+    return -1;
+}
+
+/* token_header: an HTTP token, lower-cased as Envoy keeps header names; 0 when valid. */
+static int header_name(char *name, size_t len)
+{
+    if (len == 0) return -1;
+    for (size_t i = 0; i < len; i++) {
+        if (!is_tchar((unsigned char) name[i])) return -1;
+        if (name[i] >= 'A' && name[i] <= 'Z') name[i] = (char) (name[i] - 'A' + 'a');
+    }
+    return 0;
+}
+
 static void config_free(filter_config *c)
 {
     if (!c) return;
@@ -426,6 +462,9 @@ static void config_free(filter_config *c)
     free(c->payload_key);
     free(c->md_ns);
     free(c->realm);
+    free(c->token_header);
+    free(c->token_prefix);
+    free(c->token_cookie);
     free(c);
 }
 
@@ -588,6 +627,22 @@ static filter_config *config_new(envoy_dynamic_module_type_http_filter_config_en
             free(c->md_ns);
             c->md_ns = NULL;
             if (read_string(&s, &c->md_ns, &c->md_ns_len) || c->md_ns_len == 0) goto syntax;
+        } else if (key_len == 12 && !memcmp(key, "token_header", 12)) {
+            free(c->token_header);
+            c->token_header = NULL;
+            if (read_string(&s, &c->token_header, &c->token_header_len) ||
+                header_name(c->token_header, c->token_header_len))
+                goto syntax;
+        } else if (key_len == 12 && !memcmp(key, "token_prefix", 12)) {
+            free(c->token_prefix);
+            c->token_prefix = NULL;
+            if (read_string(&s, &c->token_prefix, &c->token_prefix_len) || c->token_prefix_len == 0) goto syntax;
+        } else if (key_len == 12 && !memcmp(key, "token_cookie", 12)) {
+            free(c->token_cookie);
+            c->token_cookie = NULL;
+            if (read_string(&s, &c->token_cookie, &c->token_cookie_len) || c->token_cookie_len == 0) goto syntax;
+        } else if (key_len == 19 && !memcmp(key, "strip_authorization", 19)) {
+            if (read_bool(&s, &c->strip_authorization)) goto syntax;
         } else if (key_len == 9 && !memcmp(key, "jwks_file", 9)) {
             size_t l;
             free(jwks_file);
@@ -615,6 +670,14 @@ static filter_config *config_new(envoy_dynamic_module_type_http_filter_config_en
     }
     if (c->md_ns && !c->payload_key) {
         logf_(envoy_dynamic_module_type_log_level_Error, "jwtk: metadata_namespace needs payload_in_metadata");
+        goto fail;
+    }
+    if (c->token_header && c->token_cookie) {
+        logf_(envoy_dynamic_module_type_log_level_Error, "jwtk: token_header and token_cookie: one token source only");
+        goto fail;
+    }
+    if (c->token_prefix && !c->token_header) {
+        logf_(envoy_dynamic_module_type_log_level_Error, "jwtk: token_prefix needs token_header");
         goto fail;
     }
     if (c->payload_key && !c->md_ns) {
@@ -645,8 +708,8 @@ static filter_config *config_new(envoy_dynamic_module_type_http_filter_config_en
     return c;
 syntax:
     logf_(envoy_dynamic_module_type_log_level_Error,
-          "jwtk: the filter config is not valid JSON (or a realm, claim_headers, jwks_file, payload_in_metadata or "
-          "metadata_namespace member is malformed) "
+          "jwtk: the filter config is not valid JSON (or a realm, claim_headers, jwks_file, payload_in_metadata, "
+          "metadata_namespace, token_header, token_prefix, token_cookie or strip_authorization member is malformed) "
           "near byte %zu", (size_t) (s.p - json));
 fail:
     jwtk_ctx_free(ctx);
@@ -799,6 +862,44 @@ static int set_payload_metadata(envoy_dynamic_module_type_http_filter_envoy_ptr 
     return rc;
 }
 
+/* The token of the configured source: *token {NULL, 0} when there is none; JWTK_OK, or the status to deny with
+ * (JWTK_MALFORMED for two headers of the source: which one was meant is not known). The token points into
+ * Envoy's header buffers, valid until the first header setter call. */
+static int request_token(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const filter_config *c, jwtk_str *token)
+{
+    *token = (jwtk_str){NULL, 0};
+    envoy_dynamic_module_type_envoy_buffer value = {NULL, 0};
+    size_t count = 0;
+    if (c->token_cookie) {
+        /* HTTP/2 and HTTP/3 clients may send the cookies as several headers (RFC 9113 section 8.2.3): each is
+         * searched in order, the first pair of the name wins. */
+        for (size_t i = 0;; i++) {
+            if (!envoy_dynamic_module_callback_http_get_header(fe, REQ, mbuf("cookie", 6), &value, i, &count) ||
+                !value.ptr)
+                return JWTK_OK;
+            if (jwtk_cookie_value(value.ptr, value.length, c->token_cookie, c->token_cookie_len, token) != JWTK_OK)
+                return JWTK_E_NULL;
+            if (token->ptr) return JWTK_OK;
+            if (i + 1 >= count) return JWTK_OK;
+        }
+    }
+    const char *name = c->token_header ? c->token_header : "authorization";
+    size_t name_len = c->token_header ? c->token_header_len : 13;
+    if (!envoy_dynamic_module_callback_http_get_header(fe, REQ, mbuf(name, name_len), &value, 0, &count)) count = 0;
+    if (count == 0 || !value.ptr) return JWTK_OK;
+    if (count > 1) return JWTK_MALFORMED;   /* two token headers: refused */
+    if (!c->token_header) return jwtk_bearer_token(value.ptr, value.length, token) == JWTK_OK ? JWTK_OK : JWTK_E_NULL;
+    const char *p = value.ptr;
+    size_t n = value.length;
+    if (c->token_prefix) {
+        if (n < c->token_prefix_len || memcmp(p, c->token_prefix, c->token_prefix_len)) return JWTK_OK;
+        p += c->token_prefix_len;
+        n -= c->token_prefix_len;
+    }
+    *token = (jwtk_str){p, n};
+    return JWTK_OK;
+}
+
 static envoy_dynamic_module_type_on_http_filter_request_headers_status
 on_request_headers(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const filter_config *c)
 {
@@ -806,17 +907,11 @@ on_request_headers(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const fil
     jwtk_ctx *ctx = thread_ctx();
     if (!ctx) { deny(fe, c, JWTK_E_NULL); return STOP; }
 
-    envoy_dynamic_module_type_envoy_buffer value = {NULL, 0};
-    size_t count = 0;
-    if (!envoy_dynamic_module_callback_http_get_header(fe, REQ, mbuf("authorization", 13), &value, 0, &count))
-        count = 0;
-    if (count == 0 || !value.ptr) { deny(fe, c, JWTK_E_NO_TOKEN); return STOP; }
-    if (count > 1) { deny(fe, c, JWTK_MALFORMED); return STOP; }   /* two Authorization headers: refused */
     jwtk_str token = {NULL, 0};
-    if (jwtk_bearer_token(value.ptr, value.length, &token) != JWTK_OK || !token.ptr) {
-        deny(fe, c, JWTK_E_NO_TOKEN);
-        return STOP;
-    }
+    int src = request_token(fe, c, &token);
+    if (src != JWTK_OK) { deny(fe, c, src); return STOP; }
+    /* An empty header or cookie value is no token, as a missing one. */
+    if (!token.ptr || token.len == 0) { deny(fe, c, JWTK_E_NO_TOKEN); return STOP; }
     int st = jwtk_verify(c->v, ctx, token.ptr, token.len, 0, NULL);
     if (st != JWTK_OK) { deny(fe, c, st); return STOP; }
     if (c->payload_key && set_payload_metadata(fe, c, ctx)) {
@@ -834,6 +929,8 @@ on_request_headers(envoy_dynamic_module_type_http_filter_envoy_ptr fe, const fil
         envoy_dynamic_module_callback_http_set_header(fe, REQ, mbuf(c->claims[i].name, c->claims[i].name_len),
                                                       mbuf(v.ptr, v.len));
     }
+    if (c->strip_authorization)
+        envoy_dynamic_module_callback_http_set_header(fe, REQ, mbuf("authorization", 13), mbuf(NULL, 0));
     if (c->have_counters) envoy_dynamic_module_callback_http_filter_increment_counter(fe, c->ctr_allowed, NULL, 0, 1);
     return CONTINUE;
 }

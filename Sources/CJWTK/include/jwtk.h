@@ -516,6 +516,15 @@ int  jwtk_stats_get(const jwtk_verifier *v, jwtk_stats *out);
  * challenge of JWTK_E_NO_TOKEN). JWTK_E_NULL if `token` is NULL, or `value` NULL with len > 0. */
 int  jwtk_bearer_token(const char *value, size_t len, jwtk_str *token);
 
+/* The value of cookie `name` (name_len bytes, matched byte for byte) in a Cookie request header `header` of
+ * `len` bytes (appended after 0.1.0), for hosts that read the token from a cookie: RFC 6265 section 4.2.1's
+ * cookie-string, `name=value` pairs separated by ";" (spaces and tabs around names and values skipped, a pair
+ * without "=" skipped), the first pair of that name wins, a value wrapped in DQUOTEs given without them.
+ * JWTK_OK with `value` pointing into `header` (len 0 for an empty value), or with value->ptr NULL and
+ * value->len 0 when no pair has that name (or name_len is 0). JWTK_E_NULL if `value` is NULL, or `header` or
+ * `name` NULL with a length > 0. Allocates nothing; thread-safe. */
+int  jwtk_cookie_value(const char *header, size_t len, const char *name, size_t name_len, jwtk_str *value);
+
 /* The WWW-Authenticate value for answering `status` (RFC 6750 section 3): JWTK_E_NO_TOKEN (no token
  * came) gives `Bearer realm="<realm>"`; a token error gives `Bearer realm="<realm>", error="<e>"` with
  * jwtk_status_bearer_error's e ("invalid_token"; "insufficient_scope" for

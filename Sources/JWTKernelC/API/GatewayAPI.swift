@@ -1,8 +1,8 @@
 import CJWTK
 import JWTKernel
 
-// The gateway contract of jwtk.h: the core's one bearer grammar (`AuthorizationHeader`) and one challenge
-// writer (`BearerChallenge`), for the hosts that are not Swift. No handle, no allocation.
+// The gateway contract of jwtk.h: the core's one bearer grammar (`AuthorizationHeader`), one cookie grammar
+// (`CookieHeader`) and one challenge writer (`BearerChallenge`), for the hosts that are not Swift. No handle, no allocation.
 
 @c @implementation
 public func jwtk_bearer_token(
@@ -17,6 +17,25 @@ public func jwtk_bearer_token(
     let bytes = UnsafeRawBufferPointer(start: value, count: length)
     guard let range = AuthorizationHeader.bearerTokenRange(in: bytes) else { return JWTK_OK }
     token.pointee = jwtk_str(ptr: value + range.lowerBound, len: range.count)
+    return JWTK_OK
+}
+
+@c @implementation
+public func jwtk_cookie_value(
+    _ header: UnsafePointer<CChar>?, _ length: Int, _ name: UnsafePointer<CChar>?, _ nameLength: Int,
+    _ value: UnsafeMutablePointer<jwtk_str>?
+) -> Int32 {
+    guard let value else { return JWTK_E_NULL }
+    value.pointee = jwtk_str()
+    guard nameLength == 0 || name != nil else { return JWTK_E_NULL }
+    guard length > 0, nameLength > 0 else { return JWTK_OK }
+    guard let header else { return JWTK_E_NULL }
+    // Safety: as jwtk_bearer_token: the caller promises the bytes for the call, the lengths are positive (a huge
+    // size_t arrives negative and was refused above), and the views are not kept.
+    let bytes = UnsafeRawBufferPointer(start: header, count: length)
+    let wanted = UnsafeRawBufferPointer(start: name, count: nameLength)
+    guard let range = CookieHeader.valueRange(in: bytes, name: wanted) else { return JWTK_OK }
+    value.pointee = jwtk_str(ptr: header + range.lowerBound, len: range.count)
     return JWTK_OK
 }
 
