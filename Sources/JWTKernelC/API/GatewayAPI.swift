@@ -13,7 +13,7 @@ public func jwtk_bearer_token(
     guard length > 0 else { return JWTK_OK }
     guard let value else { return JWTK_E_NULL }
     // Safety: the caller promises `length` readable bytes at `value` for the call (jwtk.h); `length` is
-    // positive (a huge size_t arrives negative and was refused above), and the view is not kept.
+    // positive (a size_t above Int.max arrives negative and reads as no value above), and the view is not kept.
     let bytes = UnsafeRawBufferPointer(start: value, count: length)
     guard let range = AuthorizationHeader.bearerTokenRange(in: bytes) else { return JWTK_OK }
     token.pointee = jwtk_str(ptr: value + range.lowerBound, len: range.count)
@@ -30,8 +30,8 @@ public func jwtk_cookie_value(
     guard nameLength == 0 || name != nil else { return JWTK_E_NULL }
     guard length > 0, nameLength > 0 else { return JWTK_OK }
     guard let header else { return JWTK_E_NULL }
-    // Safety: as jwtk_bearer_token: the caller promises the bytes for the call, the lengths are positive (a huge
-    // size_t arrives negative and was refused above), and the views are not kept.
+    // Safety: as jwtk_bearer_token: the caller promises the bytes for the call, the lengths are positive (a size_t
+    // above Int.max arrives negative and reads as no value above), and the views are not kept.
     let bytes = UnsafeRawBufferPointer(start: header, count: length)
     let wanted = UnsafeRawBufferPointer(start: name, count: nameLength)
     guard let range = CookieHeader.valueRange(in: bytes, name: wanted) else { return JWTK_OK }
