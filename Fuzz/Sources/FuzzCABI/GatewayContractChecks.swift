@@ -6,8 +6,10 @@ import FuzzSupport
 /// module and the Lua handler hand client bytes to): jwtk_bearer_token's token lies inside the value and is a
 /// b64token, and equals the core's `AuthorizationHeader`; jwtk_challenge measures and writes the same bytes as
 /// the core's `BearerChallenge`, with no control character (a realm cannot split the header), and a buffer
-/// one byte short is refused with the length needed.
+/// one byte short is refused with the length needed. And as a `Cookie` header: jwtk_cookie_value's value of
+/// `jwt` lies inside the header, holds no ";", follows its own pair's name and "=", and is `CookieHeader`'s.
 func checkGatewayContract(_ input: [UInt8]) {
+    checkCookie(input)
     input.withUnsafeBytes { raw in
         let value = raw.baseAddress?.assumingMemoryBound(to: CChar.self)
         var token = jwtk_str()
@@ -48,5 +50,29 @@ func checkGatewayContract(_ input: [UInt8]) {
                 jwtk_challenge(JWTK_EXPIRED, value, raw.count, nil, 0, &out, needed - 1, &short) == JWTK_E_LENGTH
                     && short == needed, "a buffer one byte short")
         }
+    }
+}
+
+private func checkCookie(_ input: [UInt8]) {
+    input.withUnsafeBytes { raw in
+        let header = raw.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let name: StaticString = "jwt"
+        var value = jwtk_str()
+        let status = name.withUTF8Buffer { n in
+            n.withMemoryRebound(to: CChar.self) { jwtk_cookie_value(header, raw.count, $0.baseAddress, n.count, &value) }
+        }
+        require(status == JWTK_OK, "jwtk_cookie_value refused a header")
+        let core = CookieHeader.valueRange(
+            in: raw, name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        guard let core, let header else {
+            require(value.ptr == nil && value.len == 0, "no cookie, yet a value")
+            return
+        }
+        require(value.ptr == header + core.lowerBound && value.len == core.count, "cookie value differs")
+        require(!raw[core].contains(0x3B), "a \";\" inside a cookie value")
+        // Back from the value to its pair's start: optional DQUOTE, spaces, "=", spaces, then the name itself.
+        let pairStart = raw[..<core.lowerBound].lastIndex(of: 0x3B).map { $0 + 1 } ?? 0
+        let before = raw[pairStart..<core.lowerBound].filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x22 }
+        require(before == Array("jwt=".utf8), "the value does not follow its pair's name: \(before)")
     }
 }
