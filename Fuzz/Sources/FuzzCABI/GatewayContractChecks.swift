@@ -59,7 +59,9 @@ private func checkCookie(_ input: [UInt8]) {
         let name: StaticString = "jwt"
         var value = jwtk_str()
         let status = name.withUTF8Buffer { n in
-            n.withMemoryRebound(to: CChar.self) { jwtk_cookie_value(header, raw.count, $0.baseAddress, n.count, &value) }
+            n.withMemoryRebound(to: CChar.self) {
+                jwtk_cookie_value(header, raw.count, $0.baseAddress, n.count, &value)
+            }
         }
         require(status == JWTK_OK, "jwtk_cookie_value refused a header")
         let core = CookieHeader.valueRange(
