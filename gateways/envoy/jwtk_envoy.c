@@ -265,6 +265,16 @@ fail:
 
 static int read_string(scan *s, char **out, size_t *out_len) { return read_string_ex(s, out, out_len, 0); }
 
+/* A configuration member's string, replacing the one a repeated member set before (the last one counts, as in
+ * the library's own configuration); -1 on a syntax error, or when `nonempty` and the string is empty. */
+static int replace_string(scan *s, char **out, size_t *out_len, int nonempty)
+{
+    free(*out);
+    *out = NULL;
+    if (read_string(s, out, out_len)) return -1;
+    return nonempty && *out_len == 0 ? -1 : 0;
+}
+
 /* ------------------------------------------------------------------------------------------------
  * The claims set as a google.protobuf.Struct (wire format), for payload_in_metadata. Envoy keeps
  * dynamic metadata as Structs; jwt_authn writes the payload as one under its namespace, and RBAC's
@@ -614,40 +624,26 @@ static filter_config *config_new(envoy_dynamic_module_type_http_filter_config_en
         s.p++;
         ws(&s);
         if (key_len == 5 && !memcmp(key, "realm", 5)) {
-            free(c->realm);
-            c->realm = NULL;
-            if (read_string(&s, &c->realm, &c->realm_len)) goto syntax;
+            if (replace_string(&s, &c->realm, &c->realm_len, 0)) goto syntax;
         } else if (key_len == 13 && !memcmp(key, "claim_headers", 13)) {
             if (parse_claim_headers(&s, c)) goto syntax;
         } else if (key_len == 19 && !memcmp(key, "payload_in_metadata", 19)) {
-            free(c->payload_key);
-            c->payload_key = NULL;
-            if (read_string(&s, &c->payload_key, &c->payload_key_len) || c->payload_key_len == 0) goto syntax;
+            if (replace_string(&s, &c->payload_key, &c->payload_key_len, 1)) goto syntax;
         } else if (key_len == 18 && !memcmp(key, "metadata_namespace", 18)) {
-            free(c->md_ns);
-            c->md_ns = NULL;
-            if (read_string(&s, &c->md_ns, &c->md_ns_len) || c->md_ns_len == 0) goto syntax;
+            if (replace_string(&s, &c->md_ns, &c->md_ns_len, 1)) goto syntax;
         } else if (key_len == 12 && !memcmp(key, "token_header", 12)) {
-            free(c->token_header);
-            c->token_header = NULL;
-            if (read_string(&s, &c->token_header, &c->token_header_len) ||
+            if (replace_string(&s, &c->token_header, &c->token_header_len, 0) ||
                 header_name(c->token_header, c->token_header_len))
                 goto syntax;
         } else if (key_len == 12 && !memcmp(key, "token_prefix", 12)) {
-            free(c->token_prefix);
-            c->token_prefix = NULL;
-            if (read_string(&s, &c->token_prefix, &c->token_prefix_len) || c->token_prefix_len == 0) goto syntax;
+            if (replace_string(&s, &c->token_prefix, &c->token_prefix_len, 1)) goto syntax;
         } else if (key_len == 12 && !memcmp(key, "token_cookie", 12)) {
-            free(c->token_cookie);
-            c->token_cookie = NULL;
-            if (read_string(&s, &c->token_cookie, &c->token_cookie_len) || c->token_cookie_len == 0) goto syntax;
+            if (replace_string(&s, &c->token_cookie, &c->token_cookie_len, 1)) goto syntax;
         } else if (key_len == 19 && !memcmp(key, "strip_authorization", 19)) {
             if (read_bool(&s, &c->strip_authorization)) goto syntax;
         } else if (key_len == 9 && !memcmp(key, "jwks_file", 9)) {
             size_t l;
-            free(jwks_file);
-            jwks_file = NULL;
-            if (read_string(&s, &jwks_file, &l)) goto syntax;
+            if (replace_string(&s, &jwks_file, &l, 0)) goto syntax;
         } else {
             if (skip_value(&s, 0)) goto syntax;
             if (rest_len > 1) rest[rest_len++] = ',';
