@@ -1314,6 +1314,154 @@ static void test_cache_with_issuers(void) {
     jwtk_ctx_free(ctx);
 }
 
+/* A cache hit's jwtk_claims. The first hit of an entry fills it field by field and keeps a copy with the entry;
+ * later hits, on any ctx, copy that (ClaimsTemplate.swift). Each must equal the miss's fields, its payload must
+ * point into the caller's own buffer, struct_size and whatever lies past sizeof(jwtk_claims) must stay the
+ * caller's, and an entry with an escaped string (decoded into each ctx's own arena) is never copied. Then several
+ * threads make the first hit of one entry at once (ASan and valgrind run this too). */
+#define TEMPLATE_THREADS 4
+#define TEMPLATE_ROUNDS 200
+
+static int same_str(jwtk_str a, jwtk_str b) {
+    return a.len == b.len && (a.len == 0 ? a.ptr == b.ptr : a.ptr != NULL && b.ptr != NULL && memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+/* `got` (from `token`) says what `want` (from `want_token`) says; the payload lies in each one's own token. */
+static int same_claims(const jwtk_claims *got, const char *token, const jwtk_claims *want, const char *want_token) {
+    return got->flags == want->flags && same_str(got->alg, want->alg) && same_str(got->kid, want->kid) &&
+           same_str(got->typ, want->typ) && same_str(got->iss, want->iss) && same_str(got->sub, want->sub) &&
+           same_str(got->aud, want->aud) && same_str(got->jti, want->jti) && same_str(got->payload, want->payload) &&
+           same_str(got->claims_json, want->claims_json) && got->exp == want->exp && got->nbf == want->nbf &&
+           got->iat == want->iat && got->payload.ptr - token == want->payload.ptr - want_token;
+}
+
+struct template_worker {
+    jwtk_verifier *v;
+    minted token;
+    const jwtk_claims *want;
+    const char *want_token;
+    pthread_barrier_t *start;
+    int wrong;
+};
+
+static void *template_loop(void *arg) {
+    struct template_worker *w = arg;
+    jwtk_ctx *ctx = NULL;
+    jwtk_claims out;
+    int i;
+    jwtk_ctx_new(&ctx);
+    pthread_barrier_wait(w->start);
+    for (i = 0; i < TEMPLATE_ROUNDS; i++) {
+        memset(&out, 0, sizeof out);
+        out.struct_size = sizeof out;
+        if (jwtk_verify(w->v, ctx, w->token.ptr, w->token.len, NOW, &out) != JWTK_OK ||
+            !same_claims(&out, w->token.ptr, w->want, w->want_token))
+            w->wrong++;
+    }
+    jwtk_ctx_free(ctx);
+    return NULL;
+}
+
+static void test_cache_claims_template(void) {
+    jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
+    jwtk_verifier *v = verifier_with(ks, "{\"issuers\":[\"" ISS "\"],\"audiences\":[\"api\"],\"leeway\":0,\"cache\":true}");
+    const char *claims = "{\"iss\":\"" ISS "\",\"sub\":\"user-1\",\"aud\":[\"api\",\"web\"],\"jti\":\"j-1\","
+                         "\"exp\":1700003600,\"nbf\":1699999000,\"iat\":1699999990}";
+    minted t = mint_token("HS256", HS_HEADER, claims);
+    minted copy = {malloc(t.len), t.len};
+    minted escaped = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"sub\":\"s\\u00e9\",\"aud\":\"api\","
+                                                    "\"exp\":1700003600}");
+    minted fresh = mint_token("HS256", HS_HEADER, "{\"iss\":\"" ISS "\",\"sub\":\"racer\",\"aud\":\"api\","
+                                                  "\"exp\":1700003600}");
+    struct { jwtk_claims c; unsigned char tail[40]; } big;
+    jwtk_claims miss, first, later, out;
+    jwtk_ctx *a = NULL, *b = NULL;
+    unsigned i, untouched = 1;
+    memcpy(copy.ptr, t.ptr, t.len);
+    jwtk_ctx_new(&a);
+    jwtk_ctx_new(&b);
+
+    memset(&miss, 0, sizeof miss);
+    miss.struct_size = sizeof miss;
+    CHECK_STATUS(jwtk_verify(v, a, t.ptr, t.len, NOW, &miss), JWTK_OK, "template: the miss");
+    CHECK(str_is(miss.sub, "user-1") && str_is(miss.aud, "[\"api\",\"web\"]") && str_is(miss.jti, "j-1") &&
+              str_is(miss.typ, "JWT") && (miss.flags & JWTK_CLAIMS_AUD_ARRAY) && miss.nbf == 1699999000,
+          "template: the miss's claims");
+    memset(&first, 0, sizeof first);
+    first.struct_size = sizeof first;
+    CHECK_STATUS(jwtk_verify(v, a, t.ptr, t.len, NOW, &first), JWTK_OK, "template: the first hit");
+    CHECK(same_claims(&first, t.ptr, &miss, t.ptr), "template: the first hit's claims equal the miss's");
+    /* Another ctx, the same token in another buffer: the kept copy, with the payload in this buffer. */
+    memset(&later, 0, sizeof later);
+    later.struct_size = sizeof later;
+    CHECK_STATUS(jwtk_verify(v, b, copy.ptr, copy.len, NOW, &later), JWTK_OK, "template: a later hit");
+    CHECK(same_claims(&later, copy.ptr, &miss, t.ptr) && later.payload.ptr > copy.ptr &&
+              later.payload.ptr + later.payload.len < copy.ptr + copy.len && later.struct_size == sizeof later,
+          "template: a later hit on another ctx and buffer");
+    /* A caller with a larger struct (a newer header): struct_size kept, nothing past jwtk_claims written. */
+    memset(&big, 0xA5, sizeof big);
+    big.c.struct_size = sizeof big;
+    CHECK_STATUS(jwtk_verify(v, b, t.ptr, t.len, NOW, &big.c), JWTK_OK, "template: a larger struct");
+    for (i = 0; i < sizeof big.tail; i++) untouched &= big.tail[i] == 0xA5;
+    CHECK(big.c.struct_size == sizeof big && untouched && same_claims(&big.c, t.ptr, &miss, t.ptr),
+          "template: a larger struct keeps its size and its tail");
+    /* A failure after a copied hit still zeroes everything after struct_size. */
+    CHECK_STATUS(jwtk_verify(v, b, t.ptr, t.len, 1700003600 + 5, &later), JWTK_EXPIRED, "template: expired");
+    CHECK(later.struct_size == sizeof later && later.iss.ptr == NULL && later.payload.ptr == NULL && later.exp == 0 &&
+              later.flags == 0, "template: a failure reports nothing");
+
+    /* An escaped sub: every hit on every ctx decodes it into that ctx's own arena. The ctx of the first hit is
+     * freed at once, so a hit pointing into its arena would read freed memory (ASan, valgrind). */
+    for (i = 0; i < 6; i++) {
+        jwtk_ctx **ctx = i % 2 ? &b : &a;
+        memset(&out, 0, sizeof out);
+        out.struct_size = sizeof out;
+        CHECK_STATUS(jwtk_verify(v, *ctx, escaped.ptr, escaped.len, NOW, &out), JWTK_OK, "template: escaped sub");
+        CHECK(str_is(out.sub, "s\xc3\xa9") && str_is(out.iss, ISS), "template: escaped sub decoded, round %u", i);
+        if (i == 1) {
+            jwtk_ctx_free(*ctx);
+            jwtk_ctx_new(ctx);
+        }
+    }
+
+    /* Threads making the first hit of a just-cached entry at once: every one gets the miss's claims. */
+    {
+        pthread_barrier_t start;
+        pthread_t th[TEMPLATE_THREADS];
+        struct template_worker w[TEMPLATE_THREADS];
+        int wrong = 0;
+        memset(&miss, 0, sizeof miss);
+        miss.struct_size = sizeof miss;
+        CHECK_STATUS(jwtk_verify(v, a, fresh.ptr, fresh.len, NOW, &miss), JWTK_OK, "template: the racers' miss");
+        pthread_barrier_init(&start, NULL, TEMPLATE_THREADS);
+        for (i = 0; i < TEMPLATE_THREADS; i++) {
+            w[i].v = v;
+            w[i].token = fresh;
+            w[i].want = &miss;
+            w[i].want_token = fresh.ptr;
+            w[i].start = &start;
+            w[i].wrong = 0;
+            pthread_create(&th[i], NULL, template_loop, &w[i]);
+        }
+        for (i = 0; i < TEMPLATE_THREADS; i++) {
+            pthread_join(th[i], NULL);
+            wrong += w[i].wrong;
+        }
+        pthread_barrier_destroy(&start);
+        CHECK(wrong == 0, "template: %d of %d racing hits differ from the miss", wrong,
+              TEMPLATE_THREADS * TEMPLATE_ROUNDS);
+    }
+    jwtk_ctx_free(a);
+    jwtk_ctx_free(b);
+    mint_free(t);
+    mint_free(copy);
+    mint_free(escaped);
+    mint_free(fresh);
+    jwtk_verifier_free(v);
+    jwtk_keystore_free(ks);
+}
+
+
 static void test_batch_and_stats(void) {
     jwtk_keystore *ks = keystore_with(NULL, mint_hmac_jwks());
     jwtk_verifier *v = verifier_with(ks, BASE_CONFIG);
@@ -1556,6 +1704,7 @@ int main(int argc, char **argv) {
     test_token_statuses();
     test_issuers_and_rotation();
     test_cache_with_issuers();
+    test_cache_claims_template();
     test_batch_and_stats();
     test_threads();
     test_counter_rows();

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +23,9 @@ final class CacheEntry: @unchecked Sendable {
     let claims: RegisteredClaims
     let kidSpan: JSONSpan?
     let typSpan: JSONSpan?
+    /// A front end's rendering of this entry, made once by the first hit that wants it (`CacheAttachment.swift`):
+    /// 0 none yet, `CacheAttachment.declined`, or the address of bytes freed with the entry.
+    let attachment = Atomic<UInt>(0)
 
     init(token: UnsafeRawBufferPointer, hash: UInt64, policy: UInt64, verified: VerifiedToken) {
         self.hash = hash
@@ -41,7 +46,10 @@ final class CacheEntry: @unchecked Sendable {
         self.typSpan = verified.typSpan
     }
 
-    deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress!).deallocate() }
+    deinit {
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress!).deallocate()
+        CacheAttachment.free(attachment.load(ordering: .acquiring))
+    }
 
     /// The full token, byte for byte: the hash only chose the slot.
     @inline(__always)

@@ -14,5 +14,8 @@ public typealias CacheHold = UnsafeMutablePointer<HeldCacheEntry>
 public struct HeldCacheEntry {
     public var entry: AnyObject? = nil
     public var fresh = false
+    /// The entry's attachment word when it was moved in (`CacheAttachment`), read here so that the holder need
+    /// not load `entry`, a strong reference, and so retain and release it, to see it.
+    public var attachment: UInt = 0
     public init() {}
 }

@@ -43,6 +43,7 @@ extension JWTVerifier {
             return true
         }
         // The holder keeps the entry, and so its bytes and key, past this call.
+        hold.pointee.attachment = entry.attachment.load(ordering: .acquiring)
         hold.pointee.entry = consume entry
         hold.pointee.fresh = true
         body(verified)

@@ -38,8 +38,12 @@ enum ClaimsExport {
             (ctx.arena + layout.claimsOffset).copyMemory(from: c, byteCount: layout.claimsCount)
         }
         ctx.verified = layout
-        // The documents are the ctx's own now: an entry an earlier hit left is not needed (no release otherwise).
-        if ctx.held.pointee.entry != nil { ctx.held.pointee.entry = nil }
+        // The documents are the ctx's own now: an entry an earlier hit left is not needed (no release otherwise),
+        // and nothing may read this call's as held (`fill`).
+        if ctx.held.pointee.entry != nil {
+            ctx.held.pointee.entry = nil
+            ctx.held.pointee.fresh = false
+        }
     }
 
     /// An encrypted-only token into `out`: `alg` is the JWE's key management algorithm, `kid`, `typ` and
@@ -77,6 +81,22 @@ enum ClaimsExport {
     /// Every field after struct_size written in place (no temporary jwtk_claims copied over `out`: this runs on
     /// every jwtk_verify, where a cache hit costs some 50 ns in all).
     static func fill(
+        _ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
+        token: UnsafeRawBufferPointer?
+    ) {
+        // A cache hit: the entry's own filled jwtk_claims when an earlier hit made one, else made now.
+        if ctx.held.pointee.fresh, let token {
+            let attachment = ctx.held.pointee.attachment
+            if attachment > CacheAttachment.declined { return ClaimsTemplate.copy(attachment, into: out, token: token) }
+            fillFields(out, t, ctx, token: token)
+            if attachment == 0 { ClaimsTemplate.offer(out, t, ctx.held, token: token) }
+            return
+        }
+        fillFields(out, t, ctx, token: token)
+    }
+
+    /// `fill` field by field.
+    private static func fillFields(
         _ out: UnsafeMutablePointer<jwtk_claims>, _ t: VerifiedToken, _ ctx: ContextState,
         token: UnsafeRawBufferPointer?
     ) {
